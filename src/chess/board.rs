@@ -1,0 +1,526 @@
+//! The position: bitboards plus a mailbox, copy-make, incremental Zobrist key.
+//!
+//! Copy-make: [`Board::make_move`] returns a new board and leaves `self` untouched, so "unmake"
+//! is dropping the copy. The board is small (under 200 bytes) and the copy is cheaper than
+//! recording and reverting the changes (see `benches/movegen.rs`, `make_unmake`).
+
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+use super::bitboard::Bitboard;
+use super::types::{Color, Move, MoveKind, Piece, PieceType, Square};
+use super::zobrist::KEYS;
+
+/// Castling-right bits: index 0 = white king side (rook towards h), 1 = white queen side,
+/// 2 = black king side, 3 = black queen side.
+pub const WHITE_KING_SIDE: u8 = 1;
+pub const WHITE_QUEEN_SIDE: u8 = 2;
+pub const BLACK_KING_SIDE: u8 = 4;
+pub const BLACK_QUEEN_SIDE: u8 = 8;
+
+/// Index (0..4) of the castling right for `color` on the king side or queen side.
+#[inline(always)]
+pub const fn castle_index(color: Color, king_side: bool) -> usize {
+    color as usize * 2 + if king_side { 0 } else { 1 }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Board {
+    pub(crate) pieces: [Bitboard; 6],
+    pub(crate) colors: [Bitboard; 2],
+    pub(crate) mailbox: [Piece; 64],
+    pub(crate) key: u64,
+    /// Enemy pieces giving check to the side to move.
+    pub(crate) checkers: Bitboard,
+    /// Pieces of the side to move that are the only blocker between their king and an enemy slider.
+    pub(crate) pinned: Bitboard,
+    pub(crate) side: Color,
+    /// Four bits, see [`WHITE_KING_SIDE`] etc.
+    pub(crate) castling: u8,
+    /// The rook square for each castling right (meaningful while the right is held). Castling
+    /// rights are stored as rook squares so that Chess960 needs no special case.
+    pub(crate) castle_rooks: [Square; 4],
+    /// En passant target square, set only when an en passant capture is legal.
+    pub(crate) ep: Option<Square>,
+    pub(crate) halfmove: u16,
+    pub(crate) fullmove: u16,
+}
+
+const _: () = assert!(std::mem::size_of::<Board>() <= 192);
+
+impl Board {
+    /// An empty board (no pieces). Only useful as the start of building a position.
+    pub(crate) fn empty() -> Board {
+        Board {
+            pieces: [Bitboard::EMPTY; 6],
+            colors: [Bitboard::EMPTY; 2],
+            mailbox: [Piece::NONE; 64],
+            key: 0,
+            checkers: Bitboard::EMPTY,
+            pinned: Bitboard::EMPTY,
+            side: Color::White,
+            castling: 0,
+            castle_rooks: [Square::new(0); 4],
+            ep: None,
+            halfmove: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        match Board::from_fen(super::fen::STARTPOS, false) {
+            Ok(b) => b,
+            Err(e) => unreachable!("start position FEN is valid: {e}"),
+        }
+    }
+
+    // ----- queries -----
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.mailbox[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, pt: PieceType) -> Bitboard {
+        self.pieces[pt.index()]
+    }
+
+    #[inline(always)]
+    pub fn color(&self, c: Color) -> Bitboard {
+        self.colors[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color, pt: PieceType) -> Bitboard {
+        self.pieces[pt.index()] & self.colors[c.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    #[inline(always)]
+    pub fn king(&self, c: Color) -> Square {
+        self.pieces_of(c, PieceType::King).lsb()
+    }
+
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers.any()
+    }
+
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    #[inline(always)]
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep
+    }
+
+    #[inline(always)]
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// Rook square of castling right `index` (see [`castle_index`]), if that right is held.
+    #[inline(always)]
+    pub fn castle_rook(&self, index: usize) -> Option<Square> {
+        if self.castling >> index & 1 != 0 {
+            Some(self.castle_rooks[index])
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove
+    }
+
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove
+    }
+
+    #[inline(always)]
+    fn diagonal_sliders(&self) -> Bitboard {
+        self.pieces[PieceType::Bishop.index()] | self.pieces[PieceType::Queen.index()]
+    }
+
+    #[inline(always)]
+    fn straight_sliders(&self) -> Bitboard {
+        self.pieces[PieceType::Rook.index()] | self.pieces[PieceType::Queen.index()]
+    }
+
+    /// Pieces of both colours attacking `sq`, with `occ` as the occupancy for sliders.
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        (pawn_attacks(Color::White, sq) & self.pieces_of(Color::Black, PieceType::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.pieces_of(Color::White, PieceType::Pawn))
+            | (knight_attacks(sq) & self.pieces(PieceType::Knight))
+            | (king_attacks(sq) & self.pieces(PieceType::King))
+            | (bishop_attacks(sq, occ) & self.diagonal_sliders())
+            | (rook_attacks(sq, occ) & self.straight_sliders())
+    }
+
+    /// Whether any piece of `by` attacks `sq`, with `occ` as the occupancy for sliders.
+    #[inline]
+    pub fn is_attacked_by(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        let them = self.colors[by.index()];
+        (pawn_attacks(by.flip(), sq) & self.pieces[PieceType::Pawn.index()] & them).any()
+            || (knight_attacks(sq) & self.pieces[PieceType::Knight.index()] & them).any()
+            || (king_attacks(sq) & self.pieces[PieceType::King.index()] & them).any()
+            || (bishop_attacks(sq, occ) & self.diagonal_sliders() & them).any()
+            || (rook_attacks(sq, occ) & self.straight_sliders() & them).any()
+    }
+
+    /// Pieces of `side` that are the only piece between an enemy slider and `side`'s king.
+    fn compute_pinned(&self, side: Color) -> Bitboard {
+        let ksq = self.king(side);
+        let them = self.colors[side.flip().index()];
+        let occ = self.occupied();
+        let snipers = ((rook_attacks(ksq, Bitboard::EMPTY) & self.straight_sliders())
+            | (bishop_attacks(ksq, Bitboard::EMPTY) & self.diagonal_sliders()))
+            & them;
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = between(ksq, s) & occ;
+            if blockers.any() && !blockers.several() {
+                pinned |= blockers;
+            }
+        }
+        pinned & self.colors[side.index()]
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
+        let us = self.side;
+        self.attackers_to(self.king(us), self.occupied()) & self.colors[us.flip().index()]
+    }
+
+    /// The Zobrist key computed from scratch (the incremental one must always equal it).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied() {
+            key ^= KEYS.pieces[self.mailbox[sq.index()].index()][sq.index()];
+        }
+        if self.side == Color::Black {
+            key ^= KEYS.side;
+        }
+        key ^= KEYS.castling[self.castling as usize];
+        if let Some(ep) = self.ep {
+            key ^= KEYS.ep_file[ep.file() as usize];
+        }
+        key
+    }
+
+    /// Recomputes the derived state (checkers, pins, key) after building a board by hand.
+    pub(crate) fn refresh(&mut self) {
+        self.checkers = self.compute_checkers();
+        self.pinned = self.compute_pinned(self.side);
+        self.key = self.compute_key();
+    }
+
+    // ----- editing -----
+
+    #[inline(always)]
+    fn put(&mut self, sq: Square, p: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.pieces[p.piece_type().index()] |= bb;
+        self.colors[p.color().index()] |= bb;
+        self.mailbox[sq.index()] = p;
+        self.key ^= KEYS.pieces[p.index()][sq.index()];
+    }
+
+    #[inline(always)]
+    fn remove(&mut self, sq: Square, p: Piece) {
+        let bb = Bitboard::from_square(sq);
+        self.pieces[p.piece_type().index()] ^= bb;
+        self.colors[p.color().index()] ^= bb;
+        self.mailbox[sq.index()] = Piece::NONE;
+        self.key ^= KEYS.pieces[p.index()][sq.index()];
+    }
+
+    #[inline(always)]
+    fn shift(&mut self, from: Square, to: Square, p: Piece) {
+        let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.pieces[p.piece_type().index()] ^= bb;
+        self.colors[p.color().index()] ^= bb;
+        self.mailbox[from.index()] = Piece::NONE;
+        self.mailbox[to.index()] = p;
+        let k = &KEYS.pieces[p.index()];
+        self.key ^= k[from.index()] ^ k[to.index()];
+    }
+
+    /// Places a piece while building a position (FEN parsing); keeps the key in step.
+    pub(crate) fn put_piece(&mut self, sq: Square, p: Piece) {
+        self.put(sq, p);
+    }
+
+    /// Whether the en passant capture by the pawn on `from` onto `to` leaves our king safe.
+    /// Works whatever the current checks and pins are.
+    #[inline]
+    pub(crate) fn ep_is_legal(&self, from: Square, to: Square) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let captured = Square::from_file_rank(to.file(), from.rank());
+        let occ = (self.occupied() ^ Bitboard::from_square(from) ^ Bitboard::from_square(captured))
+            | Bitboard::from_square(to);
+        let ksq = self.king(us);
+        let their = self.colors[them.index()].without(captured);
+        let sliders = ((bishop_attacks(ksq, occ) & self.diagonal_sliders())
+            | (rook_attacks(ksq, occ) & self.straight_sliders()))
+            & their;
+        // Non-slider checkers other than the captured pawn stay checkers.
+        let others = self.checkers
+            & !Bitboard::from_square(captured)
+            & !self.diagonal_sliders()
+            & !self.straight_sliders();
+        sliders.is_empty() && others.is_empty()
+    }
+
+    /// Plays `mv`, which must be legal in this position, and returns the new position.
+    #[inline]
+    pub fn make_move(&self, mv: Move) -> Board {
+        let mut b = *self;
+        let us = self.side;
+        let them = us.flip();
+        let from = mv.from();
+        let to = mv.to();
+        let piece = self.mailbox[from.index()];
+        debug_assert!(
+            !piece.is_none() && piece.color() == us,
+            "no own piece on {from}: {mv:?}"
+        );
+
+        if let Some(ep) = self.ep {
+            b.key ^= KEYS.ep_file[ep.file() as usize];
+            b.ep = None;
+        }
+        b.halfmove += 1;
+        let mut ep_candidate = None;
+
+        match mv.kind() {
+            MoveKind::Castle => {
+                let rook = Piece::new(us, PieceType::Rook);
+                b.remove(from, piece);
+                b.remove(to, rook);
+                b.put(mv.castle_king_to(), piece);
+                b.put(mv.castle_rook_to(), rook);
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::from_file_rank(to.file(), from.rank());
+                b.remove(captured, Piece::new(them, PieceType::Pawn));
+                b.shift(from, to, piece);
+                b.halfmove = 0;
+            }
+            MoveKind::Normal | MoveKind::Promotion => {
+                let captured = self.mailbox[to.index()];
+                if !captured.is_none() {
+                    b.remove(to, captured);
+                    b.halfmove = 0;
+                }
+                if mv.is_promotion() {
+                    b.remove(from, piece);
+                    b.put(to, Piece::new(us, mv.promotion_piece()));
+                } else {
+                    b.shift(from, to, piece);
+                }
+                if piece.piece_type() == PieceType::Pawn {
+                    b.halfmove = 0;
+                    if from.index() ^ to.index() == 16 {
+                        ep_candidate = Some(Square::new(((from.index() + to.index()) / 2) as u8));
+                    }
+                }
+            }
+        }
+
+        if b.castling != 0 {
+            let mut lost = 0u8;
+            if piece.piece_type() == PieceType::King {
+                lost |= if us == Color::White {
+                    WHITE_KING_SIDE | WHITE_QUEEN_SIDE
+                } else {
+                    BLACK_KING_SIDE | BLACK_QUEEN_SIDE
+                };
+            }
+            for i in 0..4 {
+                if b.castle_rooks[i] == from || b.castle_rooks[i] == to {
+                    lost |= 1 << i;
+                }
+            }
+            let new = b.castling & !lost;
+            if new != b.castling {
+                b.key ^= KEYS.castling[b.castling as usize] ^ KEYS.castling[new as usize];
+                b.castling = new;
+            }
+        }
+
+        b.side = them;
+        b.key ^= KEYS.side;
+        if us == Color::Black {
+            b.fullmove = b.fullmove.saturating_add(1);
+        }
+        b.checkers = b.compute_checkers();
+        b.pinned = b.compute_pinned(them);
+
+        if let Some(ep) = ep_candidate {
+            b.set_ep_if_capturable(ep);
+        }
+        b
+    }
+
+    /// Records `ep` as the en passant square only if some pawn of the side to move can legally
+    /// capture there, so that equal positions get equal keys.
+    pub(crate) fn set_ep_if_capturable(&mut self, ep: Square) {
+        let capturers =
+            pawn_attacks(self.side.flip(), ep) & self.pieces_of(self.side, PieceType::Pawn);
+        if capturers.any() {
+            // The board's ep field must be empty while testing: ep_is_legal does not read it.
+            if Iterator::any(&mut { capturers }, |from| self.ep_is_legal(from, ep)) {
+                self.ep = Some(ep);
+                self.key ^= KEYS.ep_file[ep.file() as usize];
+            }
+        }
+    }
+
+    /// Passes the turn (null move). Must not be called when in check.
+    #[inline]
+    pub fn make_null(&self) -> Board {
+        debug_assert!(!self.in_check());
+        let mut b = *self;
+        if let Some(ep) = self.ep {
+            b.key ^= KEYS.ep_file[ep.file() as usize];
+            b.ep = None;
+        }
+        b.halfmove += 1;
+        b.side = self.side.flip();
+        b.key ^= KEYS.side;
+        b.checkers = Bitboard::EMPTY;
+        b.pinned = b.compute_pinned(b.side);
+        b
+    }
+
+    /// Whether `mv` (legal in this position) gives check.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let us = self.side;
+        let them = us.flip();
+        let ksq = self.king(them);
+        let from = mv.from();
+        let to = mv.to();
+        match mv.kind() {
+            MoveKind::Normal => {
+                let pt = self.mailbox[from.index()].piece_type();
+                let occ = self.occupied().without(from).with(to);
+                let direct = match pt {
+                    PieceType::Pawn => pawn_attacks(us, to).contains(ksq),
+                    PieceType::Knight => knight_attacks(to).contains(ksq),
+                    PieceType::Bishop => bishop_attacks(to, occ).contains(ksq),
+                    PieceType::Rook => rook_attacks(to, occ).contains(ksq),
+                    PieceType::Queen => {
+                        (bishop_attacks(to, occ) | rook_attacks(to, occ)).contains(ksq)
+                    }
+                    PieceType::King => false,
+                };
+                if direct {
+                    return true;
+                }
+                // Discovered check: the mover uncovers a slider, unless it stays on that line.
+                if line(from, ksq).contains(to) {
+                    return false;
+                }
+                let ours = self.colors[us.index()];
+                ((bishop_attacks(ksq, occ) & self.diagonal_sliders() & ours)
+                    | (rook_attacks(ksq, occ) & self.straight_sliders() & ours))
+                    .any()
+            }
+            // Promotions, en passant and castling are rare: play the move and look.
+            _ => self.make_move(mv).in_check(),
+        }
+    }
+
+    /// Draw by insufficient material in the FIDE sense: no sequence of legal moves can mate.
+    /// (K v K, K+minor v K, and any number of bishops all on squares of one colour.)
+    pub fn is_insufficient_material(&self) -> bool {
+        if (self.pieces(PieceType::Pawn) | self.straight_sliders()).any() {
+            return false;
+        }
+        let knights = self.pieces(PieceType::Knight);
+        let bishops = self.pieces(PieceType::Bishop);
+        if (knights | bishops).count() <= 1 {
+            return true;
+        }
+        const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
+        knights.is_empty() && ((bishops.0 & LIGHT) == 0 || (bishops.0 & !LIGHT) == 0)
+    }
+
+    /// Whether two boards hold the same position (pieces, side, rights, en passant).
+    pub fn same_position(&self, other: &Board) -> bool {
+        self.key == other.key
+            && self.mailbox == other.mailbox
+            && self.side == other.side
+            && self.castling == other.castling
+            && (0..4).all(|i| self.castle_rook(i) == other.castle_rook(i))
+            && self.ep == other.ep
+    }
+
+    /// Consistency check of every redundant field (tests and debug assertions).
+    pub fn is_consistent(&self) -> bool {
+        let mut ok = (self.colors[0] & self.colors[1]).is_empty();
+        let mut union = Bitboard::EMPTY;
+        for pt in PieceType::ALL {
+            ok &= (union & self.pieces(pt)).is_empty();
+            union |= self.pieces(pt);
+        }
+        ok &= union == self.occupied();
+        for i in 0..64u8 {
+            let sq = Square::new(i);
+            let p = self.mailbox[sq.index()];
+            ok &= if p.is_none() {
+                !self.occupied().contains(sq)
+            } else {
+                self.pieces_of(p.color(), p.piece_type()).contains(sq)
+            };
+        }
+        ok && self.key == self.compute_key()
+            && self.checkers == self.compute_checkers()
+            && self.pinned == self.compute_pinned(self.side)
+    }
+}
+
+impl std::fmt::Display for Board {
+    /// An ASCII diagram, rank 8 at the top.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in (0..8).rev() {
+            write!(f, " {} ", rank + 1)?;
+            for file in 0..8 {
+                write!(
+                    f,
+                    " {}",
+                    self.mailbox[Square::from_file_rank(file, rank).index()].char()
+                )?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "    a b c d e f g h")
+    }
+}

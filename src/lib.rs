@@ -1,0 +1,5 @@
+//! Lazuli: a UCI chess engine.
+// Nothing that came from outside may be unwrapped; tests may.
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+pub mod chess;
