@@ -371,4 +371,14 @@ mod tests {
         }
         assert_eq!(caps.len(), 8);
     }
+
+    #[test]
+    fn en_passant_by_a_pinned_pawn_is_refused_beside_a_legal_one() {
+        // Two pawns can take on c6; the b5 pawn is pinned on the b-file by Rb8.
+        let b = Board::from_fen("1r2k3/8/8/1PpP4/8/8/8/1K6 w - c6 0 2", false).unwrap();
+        assert_eq!(b.ep_square(), Square::parse("c6"));
+        let moves: Vec<String> = b.legal_moves().iter().map(|m| m.to_uci(false)).collect();
+        assert!(moves.contains(&"d5c6".to_string()));
+        assert!(!moves.contains(&"b5c6".to_string()));
+    }
 }
