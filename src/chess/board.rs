@@ -233,6 +233,35 @@ impl Board {
         key
     }
 
+    /// Sets `checkers` and `pinned` for the side to move in one pass over the enemy sliders
+    /// that see the king on an empty board: with nothing between, a slider gives check; with
+    /// exactly one of our pieces between, that piece is pinned.
+    #[inline(always)]
+    fn update_checks_and_pins(&mut self) {
+        let us = self.side;
+        let them = us.flip();
+        let ksq = self.king(us);
+        let occ = self.occupied();
+        let their = self.colors[them.index()];
+        let snipers = ((rook_attacks(ksq, Bitboard::EMPTY) & self.straight_sliders())
+            | (bishop_attacks(ksq, Bitboard::EMPTY) & self.diagonal_sliders()))
+            & their;
+        let mut checkers = (pawn_attacks(us, ksq) & self.pieces[PieceType::Pawn.index()]
+            | knight_attacks(ksq) & self.pieces[PieceType::Knight.index()])
+            & their;
+        let mut pinned = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = between(ksq, s) & occ;
+            if blockers.is_empty() {
+                checkers |= Bitboard::from_square(s);
+            } else if !blockers.several() {
+                pinned |= blockers;
+            }
+        }
+        self.checkers = checkers;
+        self.pinned = pinned & self.colors[us.index()];
+    }
+
     /// Recomputes the derived state (checkers, pins, key) after building a board by hand.
     pub(crate) fn refresh(&mut self) {
         self.checkers = self.compute_checkers();
@@ -299,7 +328,7 @@ impl Board {
     }
 
     /// Plays `mv`, which must be legal in this position, and returns the new position.
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&self, mv: Move) -> Board {
         let mut b = *self;
         let us = self.side;
@@ -380,8 +409,7 @@ impl Board {
         if us == Color::Black {
             b.fullmove = b.fullmove.saturating_add(1);
         }
-        b.checkers = b.compute_checkers();
-        b.pinned = b.compute_pinned(them);
+        b.update_checks_and_pins();
 
         if let Some(ep) = ep_candidate {
             b.set_ep_if_capturable(ep);
