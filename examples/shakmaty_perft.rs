@@ -15,12 +15,13 @@ fn main() {
     } else {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()
     };
-    let pos: Chess = match fen
-        .parse::<Fen>()
-        .map(|f| f.into_position(CastlingMode::Chess960))
+    let parsed: Result<Fen, _> = fen.parse();
+    let pos: Chess = match parsed
+        .ok()
+        .and_then(|f| f.into_position(CastlingMode::Chess960).ok())
     {
-        Ok(Ok(p)) => p,
-        _ => {
+        Some(p) => p,
+        None => {
             eprintln!("shakmaty refuses FEN {fen}");
             std::process::exit(2);
         }
