@@ -1,8 +1,10 @@
 //! The position: bitboards plus a mailbox, copy-make, incremental Zobrist key.
 //!
 //! Copy-make: [`Board::make_move`] returns a new board and leaves `self` untouched, so "unmake"
-//! is dropping the copy. The board is small (under 200 bytes) and the copy is cheaper than
-//! recording and reverting the changes (see `benches/movegen.rs`, `make_unmake`).
+//! is dropping the copy. An in-place make with an undo record was built and measured against
+//! it (perft, 15 alternating runs, medians): 0.968x the time on the start position at depth 6
+//! and 0.996x on Kiwipete at depth 5, i.e. within noise. Copy-make was kept: there is no undo
+//! state to get wrong, and a searcher can keep its boards in a stack indexed by ply.
 
 use super::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
