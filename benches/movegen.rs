@@ -11,19 +11,39 @@ use std::time::Duration;
 /// Opening, middlegame, tactical and endgame positions (chessprogramming wiki perft positions and
 /// a few from the test suites).
 const POSITIONS: [(&str, &str); 7] = [
-    ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"),
+    (
+        "start",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "kiwipete",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
     ("cpw3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
-    ("cpw4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"),
-    ("cpw5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"),
-    ("middlegame", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9"),
+    (
+        "cpw4",
+        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    ),
+    (
+        "cpw5",
+        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    ),
+    (
+        "middlegame",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 0 9",
+    ),
     ("endgame", "8/5pk1/6p1/3R4/1r6/6P1/5PK1/8 b - - 0 40"),
 ];
 
 fn boards() -> Vec<(&'static str, Board)> {
     POSITIONS
         .iter()
-        .map(|&(name, fen)| (name, Board::from_fen(fen, false).expect("bench FEN is valid")))
+        .map(|&(name, fen)| {
+            (
+                name,
+                Board::from_fen(fen, false).expect("bench FEN is valid"),
+            )
+        })
         .collect()
 }
 
@@ -70,8 +90,10 @@ fn movegen(c: &mut Criterion) {
 fn make_unmake(c: &mut Criterion) {
     // Copy-make: "unmake" is dropping the copy. Every legal move of every position, made once.
     let boards = boards();
-    let moves: Vec<(Board, Vec<_>)> =
-        boards.iter().map(|(_, b)| (*b, b.legal_moves().to_vec())).collect();
+    let moves: Vec<(Board, Vec<_>)> = boards
+        .iter()
+        .map(|(_, b)| (*b, b.legal_moves().to_vec()))
+        .collect();
     let total: usize = moves.iter().map(|(_, m)| m.len()).sum();
     let mut group = c.benchmark_group("make_unmake");
     group.throughput(Throughput::Elements(total as u64));
