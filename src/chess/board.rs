@@ -554,3 +554,74 @@ impl std::fmt::Display for Board {
         writeln!(f, "    a b c d e f g h")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(fen: &str) -> Board {
+        Board::from_fen(fen, false).unwrap()
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_and_clears_en_passant() {
+        let b = board("rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+        assert!(b.ep_square().is_some());
+        let n = b.make_null();
+        assert_eq!(n.side_to_move(), Color::Black);
+        assert_eq!(n.ep_square(), None);
+        assert!(n.is_consistent());
+        // Two null moves give back the position, without the en passant right.
+        let nn = n.make_null();
+        assert_eq!(nn.key(), b.key() ^ KEYS.ep_file[3]);
+    }
+
+    #[test]
+    fn insufficient_material_follows_fide() {
+        for (fen, dead) in [
+            ("8/8/4k3/8/8/3K4/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/3KB3/8/8 w - - 0 1", true),
+            ("8/8/4k3/8/8/3KN3/8/8 b - - 0 1", true),
+            ("8/8/2b1k3/8/8/3K4/4B3/8 w - - 0 1", true),
+            ("8/8/2b1k3/8/8/3KB3/8/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3KNN2/8/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3K4/4P3/8 w - - 0 1", false),
+            ("8/8/4k3/8/8/3K4/R7/8 w - - 0 1", false),
+            ("8/8/2n1k3/8/8/3KN3/8/8 w - - 0 1", false),
+        ] {
+            assert_eq!(board(fen).is_insufficient_material(), dead, "{fen}");
+        }
+    }
+
+    #[test]
+    fn clocks_advance_and_reset() {
+        let b = Board::startpos();
+        let nf3 = b.make_move(b.parse_uci_move("g1f3").unwrap());
+        assert_eq!((nf3.halfmove_clock(), nf3.fullmove_number()), (1, 1));
+        let e5 = nf3.make_move(nf3.parse_uci_move("e7e5").unwrap());
+        assert_eq!((e5.halfmove_clock(), e5.fullmove_number()), (0, 2));
+        let nxe5 = e5.make_move(e5.parse_uci_move("f3e5").unwrap());
+        assert_eq!(nxe5.halfmove_clock(), 0);
+    }
+
+    #[test]
+    fn castling_rights_are_lost_by_king_and_rook_moves_and_captures() {
+        let b = board("r3k2r/8/8/8/8/8/6b1/R3K2R b KQkq - 0 1");
+        // Bxh1 takes the white king-side rook: white loses K only.
+        let bxh1 = b.make_move(b.parse_uci_move("g2h1").unwrap());
+        assert_eq!(
+            bxh1.castling_rights(),
+            WHITE_QUEEN_SIDE | BLACK_KING_SIDE | BLACK_QUEEN_SIDE
+        );
+        let kd8 = b.make_move(b.parse_uci_move("e8d8").unwrap());
+        assert_eq!(kd8.castling_rights(), WHITE_KING_SIDE | WHITE_QUEEN_SIDE);
+        let ra7 = b.make_move(b.parse_uci_move("a8a7").unwrap());
+        assert_eq!(
+            ra7.castling_rights(),
+            WHITE_KING_SIDE | WHITE_QUEEN_SIDE | BLACK_KING_SIDE
+        );
+        for m in [bxh1, kd8, ra7] {
+            assert!(m.is_consistent());
+        }
+    }
+}
