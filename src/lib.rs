@@ -3,3 +3,5 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod chess;
+pub mod eval;
+pub mod tt;

@@ -1,0 +1,427 @@
+//! Lockless, XOR-keyed transposition table shared by every searcher.
+//!
+//! Each entry is two `AtomicU64`: `key ^ data` and `data` (lockless hashing, Hyatt & Mann). A
+//! write torn between two threads leaves a pair whose XOR is not the key, so it reads as a miss.
+//! Four entries make a 64-byte bucket (one cache line); the bucket is chosen by a multiply-high
+//! of the key. Replacement prefers the same key, then the shallowest and oldest entry, using a
+//! generation counter bumped at each search.
+
+use crate::chess::Move;
+use std::alloc::{Layout, alloc_zeroed};
+use std::fmt;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    None = 0,
+    /// Score is an upper bound (fail-low).
+    Upper = 1,
+    /// Score is a lower bound (fail-high).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// What a probe returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtData {
+    pub mv: Move,
+    /// Score as stored (mate scores relative to the node: use [`score_from_tt`]).
+    pub score: i16,
+    pub eval: i16,
+    pub depth: u8,
+    pub bound: Bound,
+    pub pv: bool,
+}
+
+#[derive(Default)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    entries: [Entry; 4],
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+const _: () = assert!(std::mem::size_of::<Bucket>() == 64);
+
+const GEN_BITS: u32 = 6;
+const GEN_MASK: u8 = (1 << GEN_BITS) - 1;
+
+/// `data` layout: move 0..16, score 16..32, eval 32..48, depth 48..56, bound 56..58, pv 58,
+/// generation 59..64 (5 bits kept: 32 generations of age are plenty).
+#[inline(always)]
+fn pack(d: &TtData, generation: u8) -> u64 {
+    d.mv.raw() as u64
+        | (d.score as u16 as u64) << 16
+        | (d.eval as u16 as u64) << 32
+        | (d.depth as u64) << 48
+        | (d.bound as u64) << 56
+        | (d.pv as u64) << 58
+        | ((generation & 31) as u64) << 59
+}
+
+#[inline(always)]
+fn unpack(x: u64) -> (TtData, u8) {
+    let bound = match (x >> 56) & 3 {
+        0 => Bound::None,
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    (
+        TtData {
+            mv: Move::from_raw(x as u16),
+            score: (x >> 16) as u16 as i16,
+            eval: (x >> 32) as u16 as i16,
+            depth: (x >> 48) as u8,
+            bound,
+            pv: (x >> 58) & 1 != 0,
+        },
+        ((x >> 59) & 31) as u8,
+    )
+}
+
+/// Why a table size was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TtError {
+    TooLarge { mib: u64, physical_mib: u64 },
+    AllocationFailed { mib: u64 },
+}
+
+impl fmt::Display for TtError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TtError::TooLarge { mib, physical_mib } => write!(
+                f,
+                "Hash {mib} MiB is more than this machine's {physical_mib} MiB of memory; kept the old table"
+            ),
+            TtError::AllocationFailed { mib } => {
+                write!(
+                    f,
+                    "could not allocate {mib} MiB for the hash table; kept the old table"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for TtError {}
+
+/// Physical memory in MiB, where the platform tells (Linux `/proc/meminfo`).
+pub fn physical_memory_mib() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+pub struct Table {
+    buckets: Box<[Bucket]>,
+    generation: AtomicU8,
+    mib: u64,
+}
+
+impl Table {
+    /// A table of `mib` MiB (at least one bucket). Refuses sizes above the physical memory, and
+    /// reports a failed allocation instead of aborting.
+    pub fn new(mib: u64) -> Result<Table, TtError> {
+        if let Some(physical_mib) = physical_memory_mib()
+            && mib > physical_mib
+        {
+            return Err(TtError::TooLarge { mib, physical_mib });
+        }
+        let bytes = mib
+            .checked_mul(1 << 20)
+            .ok_or(TtError::AllocationFailed { mib })?;
+        let count = usize::try_from(bytes / 64)
+            .map_err(|_| TtError::AllocationFailed { mib })?
+            .max(1);
+        let layout =
+            Layout::array::<Bucket>(count).map_err(|_| TtError::AllocationFailed { mib })?;
+        // SAFETY: `layout` has a non-zero size (count >= 1). The memory comes zeroed, and an
+        // all-zero `Bucket` is valid (it is only atomics, and zero is `AtomicU64::new(0)`), so
+        // the slice of `count` buckets is initialised; `Box::from_raw` takes ownership with the
+        // same layout the global allocator used. Zeroed allocation is used because it is lazy
+        // (the OS maps zero pages on first touch) and fallible (null on failure), which
+        // `vec![...]` is not; the pages are then touched in parallel by `clear`.
+        let buckets = unsafe {
+            let ptr = alloc_zeroed(layout) as *mut Bucket;
+            if ptr.is_null() {
+                return Err(TtError::AllocationFailed { mib });
+            }
+            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
+        };
+        Ok(Table {
+            buckets,
+            generation: AtomicU8::new(0),
+            mib,
+        })
+    }
+
+    pub fn size_mib(&self) -> u64 {
+        self.mib
+    }
+
+    /// Zeroes every entry, splitting the table over `threads` threads.
+    pub fn clear(&self, threads: usize) {
+        let threads = threads.clamp(1, 256);
+        let chunk = self.buckets.len().div_ceil(threads).max(1);
+        std::thread::scope(|s| {
+            for part in self.buckets.chunks(chunk) {
+                s.spawn(move || {
+                    for b in part {
+                        for e in &b.entries {
+                            e.key_xor_data.store(0, Relaxed);
+                            e.data.store(0, Relaxed);
+                        }
+                    }
+                });
+            }
+        });
+        self.generation.store(0, Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become preferred for replacement.
+    pub fn new_search(&self) {
+        self.generation.store(
+            self.generation.load(Relaxed).wrapping_add(1) & GEN_MASK,
+            Relaxed,
+        );
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtData> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Relaxed);
+            if e.key_xor_data.load(Relaxed) ^ data == key && data != 0 {
+                let (d, _) = unpack(data);
+                if d.bound != Bound::None {
+                    return Some(d);
+                }
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, new: TtData) {
+        let generation = self.generation.load(Relaxed);
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Relaxed);
+            let (old, old_gen) = unpack(data);
+            if e.key_xor_data.load(Relaxed) ^ data == key {
+                // Same position: keep a deeper entry unless the new one is exact or fresher.
+                if new.bound != Bound::Exact
+                    && old_gen == (generation & 31)
+                    && (new.depth as i32) + 3 < old.depth as i32
+                {
+                    return;
+                }
+                let mut new = new;
+                if new.mv == Move::NONE {
+                    new.mv = old.mv;
+                }
+                write(e, key, &new, generation);
+                return;
+            }
+            let age = ((generation & 31).wrapping_sub(old_gen) & 31) as i32;
+            let worth = if old.bound == Bound::None {
+                -1000
+            } else {
+                old.depth as i32 - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = e;
+            }
+        }
+        write(victim, key, &new, generation);
+    }
+
+    /// Per mille of a sample of entries that hold data from the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Relaxed) & 31;
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..sample] {
+            for e in &b.entries {
+                let (d, g) = unpack(e.data.load(Relaxed));
+                if d.bound != Bound::None && g == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[inline(always)]
+fn write(e: &Entry, key: u64, d: &TtData, generation: u8) {
+    let data = pack(d, generation);
+    e.key_xor_data.store(key ^ data, Relaxed);
+    e.data.store(data, Relaxed);
+}
+
+/// Scores at or beyond this are mate (or tablebase win) scores whose distance depends on ply.
+pub const MATE_BOUND: i32 = 31_000;
+
+/// Mate scores are stored relative to the node (distance from it), not to the root.
+#[inline]
+pub fn score_to_tt(score: i32, ply: usize) -> i16 {
+    let s = if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    };
+    s.clamp(i16::MIN as i32 + 1, i16::MAX as i32) as i16
+}
+
+/// Re-roots a stored score at `ply` from the root.
+#[inline]
+pub fn score_from_tt(score: i16, ply: usize) -> i32 {
+    let s = score as i32;
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Square;
+
+    fn data(depth: u8, score: i16, bound: Bound) -> TtData {
+        TtData {
+            mv: Move::normal(Square::new(12), Square::new(28)),
+            score,
+            eval: -7,
+            depth,
+            bound,
+            pv: true,
+        }
+    }
+
+    #[test]
+    fn store_then_probe() {
+        let t = Table::new(1).unwrap();
+        let key = 0x1234_5678_9ABC_DEF0;
+        assert_eq!(t.probe(key), None);
+        t.store(key, data(7, -300, Bound::Lower));
+        assert_eq!(t.probe(key), Some(data(7, -300, Bound::Lower)));
+        assert_eq!(t.probe(key ^ 1), None);
+    }
+
+    #[test]
+    fn pack_round_trips_extremes() {
+        for (depth, score, bound) in [
+            (0, i16::MIN + 1, Bound::Upper),
+            (255, i16::MAX, Bound::Exact),
+        ] {
+            let d = TtData {
+                eval: i16::MIN,
+                ..data(depth, score, bound)
+            };
+            assert_eq!(unpack(pack(&d, 31)), (d, 31));
+        }
+    }
+
+    #[test]
+    fn mate_scores_are_rerooted() {
+        // Mate in 3 plies from a node at ply 10 (root sees mate at ply 13).
+        let at_root = 32_000 - 13;
+        let stored = score_to_tt(at_root, 10);
+        assert_eq!(stored as i32, 32_000 - 3);
+        // Read back at ply 4 (a transposition nearer the root): mate 7 plies from the root.
+        assert_eq!(score_from_tt(stored, 4), 32_000 - 7);
+        let mated = score_to_tt(-(32_000 - 13), 10);
+        assert_eq!(score_from_tt(mated, 4), -(32_000 - 7));
+        assert_eq!(score_from_tt(score_to_tt(123, 9), 2), 123);
+    }
+
+    #[test]
+    fn replacement_keeps_deep_entries_of_this_search() {
+        let t = Table::new(1).unwrap();
+        let key = 42;
+        t.store(key, data(10, 5, Bound::Lower));
+        t.store(key, data(2, 6, Bound::Upper));
+        assert_eq!(t.probe(key).unwrap().depth, 10);
+        t.store(key, data(2, 6, Bound::Exact));
+        assert_eq!(t.probe(key).unwrap().depth, 2);
+    }
+
+    #[test]
+    fn clear_and_hashfull() {
+        let t = Table::new(1).unwrap();
+        for k in 0..100_000u64 {
+            t.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                data(1, 0, Bound::Exact),
+            );
+        }
+        assert!(t.hashfull() > 900, "{}", t.hashfull());
+        t.clear(3);
+        assert_eq!(t.hashfull(), 0);
+        assert_eq!(t.probe(0x9E37_79B9_7F4A_7C15), None);
+    }
+
+    #[test]
+    fn absurd_sizes_are_refused_not_fatal() {
+        assert!(Table::new(1 << 40).is_err());
+        if let Some(p) = physical_memory_mib() {
+            assert!(matches!(Table::new(p + 1), Err(TtError::TooLarge { .. })));
+        }
+    }
+
+    #[test]
+    fn concurrent_stores_never_yield_foreign_data() {
+        // Data derived from the key: any probe hit must carry the data of its own key.
+        let t = Table::new(1).unwrap();
+        let derive = |k: u64| TtData {
+            mv: Move::from_raw(k as u16),
+            score: (k >> 16) as i16,
+            eval: (k >> 32) as i16,
+            depth: ((k >> 48) as u8) | 1,
+            bound: Bound::Exact,
+            pv: false,
+        };
+        std::thread::scope(|s| {
+            for id in 0..8u64 {
+                let t = &t;
+                s.spawn(move || {
+                    let mut x = 0x1234_5678 ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Few distinct keys so that threads collide on the same buckets.
+                        let key = (x % 4096).wrapping_mul(0xD6E8_FEB8_6659_FD93) | 1;
+                        if x & 1 == 0 {
+                            t.store(key, derive(key));
+                        } else if let Some(d) = t.probe(key) {
+                            assert_eq!(d, derive(key), "foreign data for key {key:x}");
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
