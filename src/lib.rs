@@ -2,6 +2,11 @@
 // Nothing that came from outside may be unwrapped; tests may.
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
+pub mod bench;
 pub mod chess;
 pub mod eval;
+pub mod search;
+pub mod threads;
+pub mod time;
 pub mod tt;
+pub mod uci;

@@ -1,5 +1,4 @@
-//! Command line: `lazuli perft <depth> [fen]`; the UCI loop (no argument) comes with the engine
-//! server.
+//! Command line: no argument runs the UCI engine; `perft`, `bench` and `help` are subcommands.
 
 use lazuli::chess::perft::{divide, perft};
 use lazuli::chess::{Board, STARTPOS, Validation};
@@ -7,6 +6,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 const USAGE: &str = "usage:
+  lazuli                                    run the UCI engine on stdin/stdout
+  lazuli bench [depth]                      search the bench positions; last line: N nodes M nps
   lazuli perft <depth> [--chess960] [fen]   count leaf nodes (divide per root move)
   lazuli help                               this text";
 
@@ -18,11 +19,26 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        None => {
-            eprintln!(
-                "lazuli: the UCI engine loop is not built yet; only subcommands work.\n{USAGE}"
-            );
-            ExitCode::from(2)
+        None => match lazuli::uci::coordinator::run(std::io::stdin(), lazuli::uci::Out::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("lazuli: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some("bench") => {
+            let depth = match args.get(1).map(|d| d.parse::<u32>()) {
+                None => lazuli::bench::DEFAULT_DEPTH,
+                Some(Ok(d)) if (1..=64).contains(&d) => d,
+                _ => {
+                    eprintln!("lazuli bench: depth must be a number from 1 to 64\n{USAGE}");
+                    return ExitCode::from(2);
+                }
+            };
+            let (nodes, ms) = lazuli::bench::run(depth);
+            println!("Total time (ms) : {ms}");
+            println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
+            ExitCode::SUCCESS
         }
         Some(other) => {
             eprintln!(

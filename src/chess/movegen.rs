@@ -69,6 +69,12 @@ impl MoveList {
         &self.moves[..self.len]
     }
 
+    /// The moves, mutable (a move picker reorders them in place).
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }

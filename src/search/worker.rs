@@ -1,0 +1,789 @@
+//! A searcher's own state and the search proper.
+
+use super::params::*;
+use super::{INF, Job, MATE_BOUND, MAX_PLY, ThreadResult, format_score, mate_in, mated_in};
+use crate::chess::movegen::{ALL, CAPTURES};
+use crate::chess::{Board, Move, MoveList, PieceType, generate};
+use crate::eval::evaluate;
+use crate::time::scaled_soft;
+use crate::tt::{Bound, TtData, score_from_tt, score_to_tt};
+use std::sync::atomic::Ordering::Relaxed;
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+    nodes: u64,
+}
+
+/// A searcher. Created on its own thread and kept between searches (histories persist until
+/// `ucinewgame`).
+pub struct Worker {
+    pub id: usize,
+    /// Butterfly history `[side][from][to]`.
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Keys of the positions before the current node (game history, then the search path).
+    keys: Vec<u64>,
+    root_moves: Vec<RootMove>,
+    nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    unflushed: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// `null_move[ply]`: the node at `ply` was reached by a null move.
+    null_move: [bool; MAX_PLY + 2],
+    /// Repetitions are searched for only above this index of `keys` (a null move breaks them).
+    rep_floor: usize,
+    pv_idx: usize,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        Worker {
+            id,
+            history: Box::new([[[0; 64]; 64]; 2]),
+            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            keys: Vec::with_capacity(1024),
+            root_moves: Vec::new(),
+            nodes: 0,
+            unflushed: 0,
+            seldepth: 0,
+            stopped: false,
+            null_move: [false; MAX_PLY + 2],
+            rep_floor: 0,
+            pv_idx: 0,
+        }
+    }
+
+    pub fn clear_history(&mut self) {
+        *self.history = [[[0; 64]; 64]; 2];
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Runs iterative deepening until a limit or `stop`; the main searcher (id 0) also keeps
+    /// time, prints `info` and, under `go infinite` or `ponder`, waits for `stop`/`ponderhit`.
+    pub fn search(&mut self, job: &Job) -> ThreadResult {
+        if job.new_game {
+            self.clear_history();
+        }
+        self.nodes = 0;
+        self.unflushed = 0;
+        self.stopped = false;
+        self.keys.clear();
+        self.keys.extend_from_slice(&job.history);
+        self.rep_floor = 0;
+        self.null_move = [false; MAX_PLY + 2];
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+
+        let legal = job.board.legal_moves();
+        let mut moves: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| job.searchmoves.contains(m))
+            .collect();
+        if moves.is_empty() {
+            moves = legal.to_vec();
+        }
+        self.root_moves = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INF,
+                prev_score: -INF,
+                pv: vec![mv],
+                nodes: 0,
+            })
+            .collect();
+
+        if self.root_moves.is_empty() {
+            let score = if job.board.in_check() { mated_in(0) } else { 0 };
+            if self.is_main() && job.verbose {
+                (job.output)(&format!("info depth 0 score {}", format_score(score)));
+            }
+            self.wait_for_release(job);
+            return ThreadResult {
+                best: Move::NONE,
+                ponder: Move::NONE,
+                score,
+                depth: 0,
+                pv: vec![],
+            };
+        }
+
+        let multipv = job.multipv.clamp(1, self.root_moves.len());
+        let max_depth = job.limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
+            (d as i32).clamp(1, MAX_PLY as i32 - 4)
+        });
+        let mut completed = 0;
+        let mut best_move_changes = 0.0f64;
+        let mut last_best = Move::NONE;
+
+        for depth in 1..=max_depth {
+            if self.id > 0 && depth > 1 {
+                let i = (self.id - 1) % 20;
+                if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 == 1 {
+                    continue;
+                }
+            }
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+                rm.score = -INF;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let (mut alpha, mut beta, mut delta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                        (
+                            prev - ASPIRATION_DELTA,
+                            prev + ASPIRATION_DELTA,
+                            ASPIRATION_DELTA,
+                        )
+                    } else {
+                        (-INF, INF, ASPIRATION_DELTA)
+                    };
+                loop {
+                    let score = self.root_search(job, depth, alpha, beta);
+                    self.sort_root(pv_idx);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - delta).max(-INF);
+                        self.report_bound(job, depth, multipv, pv_idx, "upperbound");
+                    } else if score >= beta {
+                        beta = (score + delta).min(INF);
+                        self.report_bound(job, depth, multipv, pv_idx, "lowerbound");
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                self.sort_root(0);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // A partial iteration still counts when its best move was fully searched.
+                if self.root_moves[0].score > -INF {
+                    completed = completed.max(depth - 1);
+                }
+                break;
+            }
+            completed = depth;
+            if self.is_main() && job.verbose {
+                self.report(job, depth, multipv);
+            }
+
+            let best = self.root_moves[0].mv;
+            best_move_changes *= 0.5;
+            if best != last_best && last_best != Move::NONE {
+                best_move_changes += 1.0;
+            }
+            last_best = best;
+            if self.is_main() && self.should_stop_after_iteration(job, depth, best_move_changes) {
+                break;
+            }
+        }
+
+        self.flush_nodes(job);
+        self.wait_for_release(job);
+        let rm = &self.root_moves[0];
+        let ponder = rm
+            .pv
+            .get(1)
+            .copied()
+            .unwrap_or_else(|| self.ponder_from_tt(job, rm.mv));
+        let score = if rm.score > -INF {
+            rm.score
+        } else {
+            rm.prev_score
+        };
+        ThreadResult {
+            best: rm.mv,
+            ponder,
+            score,
+            depth: completed.max(1),
+            pv: rm.pv.clone(),
+        }
+    }
+
+    /// Under `go infinite` or while pondering, the main searcher must not report before
+    /// `stop` (or `ponderhit`, for pondering), even when its iterations are over.
+    fn wait_for_release(&self, job: &Job) {
+        if !self.is_main() {
+            return;
+        }
+        let c = &job.control;
+        while !c.stopped() && (job.limits.infinite || c.pondering.load(Relaxed)) {
+            std::thread::sleep(std::time::Duration::from_micros(500));
+        }
+    }
+
+    fn should_stop_after_iteration(&self, job: &Job, depth: i32, changes: f64) -> bool {
+        let c = &job.control;
+        let best = &self.root_moves[0];
+        if let Some(mate) = job.limits.mate
+            && best.score >= MATE_BOUND
+            && (super::MATE - best.score + 1) / 2 <= mate as i32
+        {
+            return true;
+        }
+        if c.pondering.load(Relaxed) || job.limits.infinite {
+            return false;
+        }
+        // A forced move needs no thought once it has a score.
+        if self.root_moves.len() == 1 && depth >= 4 && job.limits.time.is_some() {
+            return true;
+        }
+        if let Some(t) = &job.limits.time {
+            let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum::<u64>().max(1);
+            let share = best.nodes as f64 / total as f64;
+            if c.clock_ms() >= scaled_soft(t, changes, share) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn ponder_from_tt(&self, job: &Job, best: Move) -> Move {
+        let child = job.board.make_move(best);
+        match job.tt.probe(child.key()) {
+            Some(d) if child.legal_moves().contains(d.mv) => d.mv,
+            _ => Move::NONE,
+        }
+    }
+
+    /// Stable sort of `root_moves[from..]` by this iteration's score, then the previous one.
+    fn sort_root(&mut self, from: usize) {
+        self.root_moves[from..].sort_by_key(|r| std::cmp::Reverse((r.score, r.prev_score)));
+    }
+
+    fn info_line(&self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) -> String {
+        let c = &job.control;
+        let rm = &self.root_moves[k];
+        let (score, d) = if rm.score > -INF {
+            (rm.score, depth)
+        } else {
+            (rm.prev_score, (depth - 1).max(1))
+        };
+        let ms = c.elapsed_ms();
+        let nodes = c.total_nodes().max(self.nodes);
+        let nps = nodes * 1000 / ms.max(1);
+        let pv: Vec<String> = rm.pv.iter().map(|m| m.to_uci(job.chess960)).collect();
+        let mp = if multipv > 1 {
+            format!(" multipv {}", k + 1)
+        } else {
+            String::new()
+        };
+        format!(
+            "info depth {d} seldepth {}{mp} score {}{bound} nodes {nodes} nps {nps} hashfull {} tbhits 0 time {ms} pv {}",
+            self.seldepth.max(d as usize),
+            format_score(score),
+            job.tt.hashfull(),
+            pv.join(" ")
+        )
+    }
+
+    fn report(&self, job: &Job, depth: i32, multipv: usize) {
+        for k in 0..multipv {
+            (job.output)(&self.info_line(job, depth, multipv, k, ""));
+        }
+    }
+
+    fn report_bound(&self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) {
+        if self.is_main() && job.verbose && job.control.elapsed_ms() >= REPORT_BOUNDS_AFTER_MS {
+            (job.output)(&self.info_line(job, depth, multipv, k, &format!(" {bound}")));
+        }
+    }
+
+    #[inline]
+    fn flush_nodes(&mut self, job: &Job) {
+        job.control.add_nodes(self.id, self.unflushed);
+        self.unflushed = 0;
+    }
+
+    /// Counts a node; every `CHECK_EVERY` nodes publishes the count and checks the limits.
+    #[inline]
+    fn tick(&mut self, job: &Job) {
+        self.nodes += 1;
+        self.unflushed += 1;
+        if self.unflushed >= CHECK_EVERY {
+            self.flush_nodes(job);
+            let c = &job.control;
+            if c.stopped() {
+                self.stopped = true;
+                return;
+            }
+            if self.is_main() {
+                if let Some(n) = job.limits.nodes
+                    && c.total_nodes() >= n
+                {
+                    c.stop.store(true, Relaxed);
+                    self.stopped = true;
+                }
+                if let Some(t) = &job.limits.time
+                    && !c.pondering.load(Relaxed)
+                    && !job.limits.infinite
+                    && c.clock_ms() >= t.hard
+                {
+                    c.stop.store(true, Relaxed);
+                    self.stopped = true;
+                }
+            }
+        } else if self.nodes & 63 == 0 && job.control.stopped() {
+            self.stopped = true;
+        }
+    }
+
+    fn root_search(&mut self, job: &Job, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let board = job.board;
+        let mut best = -INF;
+        let root_key = board.key();
+        for i in self.pv_idx..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.is_main() && job.verbose && job.control.elapsed_ms() >= CURRMOVE_AFTER_MS {
+                (job.output)(&format!(
+                    "info depth {depth} currmove {} currmovenumber {}",
+                    mv.to_uci(job.chess960),
+                    i + 1
+                ));
+            }
+            let child = board.make_move(mv);
+            let before = self.nodes;
+            self.keys.push(root_key);
+            let score = if i == self.pv_idx {
+                -self.negamax(job, &child, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let s = -self.negamax(job, &child, depth - 1, -alpha - 1, -alpha, 1, false);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.negamax(job, &child, depth - 1, -beta, -alpha, 1, true)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            self.root_moves[i].nodes += self.nodes - before;
+            if self.stopped {
+                break;
+            }
+            if i == self.pv_idx || score > alpha {
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn is_repetition(&self, board: &Board) -> bool {
+        let key = board.key();
+        let n = self.keys.len();
+        let limit = (board.halfmove_clock() as usize).min(n - self.rep_floor);
+        let mut i = 4;
+        while i <= limit {
+            if self.keys[n - i] == key {
+                return true;
+            }
+            i += 2;
+        }
+        false
+    }
+
+    /// Row `ply` of the PV table holds the line from the node at `ply`: its move, then the
+    /// child's row.
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let n = self.pv_len.get(ply + 1).copied().unwrap_or(0).min(MAX_PLY);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let row = &mut head[ply];
+        row[0] = mv;
+        if let Some(child) = tail.first() {
+            row[1..1 + n].copy_from_slice(&child[..n]);
+            self.pv_len[ply] = n + 1;
+        } else {
+            self.pv_len[ply] = 1;
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        job: &Job,
+        board: &Board,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(job, board, alpha, beta, ply);
+        }
+        self.pv_len[ply] = 0;
+        self.tick(job);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = board.in_check();
+
+        // Draws and the end of the ply range.
+        if board.halfmove_clock() >= 100 {
+            // A mate delivered on the 100th half-move stands.
+            return if in_check && !board.has_legal_move() {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+        if self.is_repetition(board) || board.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = board.key();
+        let tt = job.tt.probe(key);
+        let tt_move = tt.map_or(Move::NONE, |d| d.mv);
+        if let Some(d) = tt
+            && !pv_node
+            && d.depth as i32 >= depth
+        {
+            let s = score_from_tt(d.score, ply);
+            let usable = match d.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INF
+        } else {
+            match tt {
+                Some(d) if d.eval as i32 > -INF => d.eval as i32,
+                _ => evaluate(board),
+            }
+        };
+
+        // Null-move pruning, not in check, not without pieces (zugzwang guard), not twice.
+        let us = board.side_to_move();
+        let non_pawn =
+            board.color(us) & !(board.pieces(PieceType::Pawn) | board.pieces(PieceType::King));
+        let after_null = self.null_move[ply];
+        if !pv_node
+            && !in_check
+            && depth >= NMP_MIN_DEPTH
+            && static_eval >= beta
+            && non_pawn.any()
+            && !after_null
+            && beta.abs() < MATE_BOUND
+        {
+            let r = NMP_BASE + depth / NMP_DIVISOR;
+            let child = board.make_null();
+            self.keys.push(key);
+            let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
+            self.null_move[ply + 1] = true;
+            let s = -self.negamax(job, &child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            self.null_move[ply + 1] = false;
+            self.rep_floor = floor;
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+
+        let mut list = MoveList::new();
+        generate::<ALL>(board, &mut list);
+        if list.is_empty() {
+            return if in_check { mated_in(ply) } else { 0 };
+        }
+        let mut scores = [0i32; 256];
+        self.score_moves(board, &list, tt_move, ply, &mut scores);
+
+        let original_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let n = list.len();
+        for i in 0..n {
+            let mv = pick(list.as_mut_slice(), &mut scores, i);
+            let capture = is_capture(board, mv);
+            let child = board.make_move(mv);
+            let new_depth = depth - 1 + if child.in_check() { 1 } else { 0 };
+            self.keys.push(key);
+            let score = if i == 0 {
+                -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                let s = -self.negamax(job, &child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                if pv_node && s > alpha && s < beta && !self.stopped {
+                    -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if !capture && !mv.is_promotion() {
+                            self.reward_quiet(board, mv, depth, ply, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture && !mv.is_promotion() && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = mv;
+                n_quiets += 1;
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        job.tt.store(
+            key,
+            TtData {
+                mv: if bound == Bound::Upper {
+                    tt_move
+                } else {
+                    best_move
+                },
+                score: score_to_tt(best, ply),
+                eval: static_eval.clamp(-30_000, 30_000) as i16,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+                pv: pv_node,
+            },
+        );
+        best
+    }
+
+    fn qsearch(&mut self, job: &Job, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply.min(MAX_PLY)] = 0;
+        self.tick(job);
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = board.in_check();
+        if board.halfmove_clock() >= 100 {
+            return if in_check && !board.has_legal_move() {
+                mated_in(ply)
+            } else {
+                0
+            };
+        }
+        if board.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(board) };
+        }
+
+        let key = board.key();
+        let tt = job.tt.probe(key);
+        if let Some(d) = tt {
+            let s = score_from_tt(d.score, ply);
+            let usable = match d.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if usable {
+                return s;
+            }
+        }
+
+        let mut best = -INF;
+        if !in_check {
+            let stand_pat = evaluate(board);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
+        }
+
+        let mut list = MoveList::new();
+        if in_check {
+            generate::<ALL>(board, &mut list);
+            if list.is_empty() {
+                return mated_in(ply);
+            }
+        } else {
+            generate::<CAPTURES>(board, &mut list);
+        }
+        let tt_move = tt.map_or(Move::NONE, |d| d.mv);
+        let mut scores = [0i32; 256];
+        self.score_moves(board, &list, tt_move, ply, &mut scores);
+        let n = list.len();
+        for i in 0..n {
+            let mv = pick(list.as_mut_slice(), &mut scores, i);
+            // Outside check, under-promotions are not worth a quiescence node.
+            if !in_check && mv.is_promotion() && mv.promotion_piece() != PieceType::Queen {
+                continue;
+            }
+            let child = board.make_move(mv);
+            self.keys.push(key);
+            let score = -self.qsearch(job, &child, -beta, -alpha, ply + 1);
+            self.keys.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn score_moves(
+        &self,
+        board: &Board,
+        list: &MoveList,
+        tt_move: Move,
+        ply: usize,
+        out: &mut [i32; 256],
+    ) {
+        let side = board.side_to_move().index();
+        let killers = self.killers[ply.min(MAX_PLY)];
+        for (i, &mv) in list.iter().enumerate() {
+            out[i] = if mv == tt_move {
+                1 << 30
+            } else if is_capture(board, mv) || mv.is_promotion() {
+                let victim = if mv.is_en_passant() {
+                    0
+                } else {
+                    let p = board.piece_on(mv.to());
+                    if p.is_none() {
+                        0
+                    } else {
+                        p.piece_type().index() as i32
+                    }
+                };
+                let attacker = board.piece_on(mv.from()).piece_type().index() as i32;
+                let promo = if mv.is_promotion() && mv.promotion_piece() == PieceType::Queen {
+                    50
+                } else {
+                    0
+                };
+                (1 << 28) + (victim * 10 - attacker + promo) * 1000
+            } else if mv == killers[0] {
+                (1 << 27) + 1
+            } else if mv == killers[1] {
+                1 << 27
+            } else {
+                self.history[side][mv.from().index()][mv.to().index()]
+            };
+        }
+    }
+
+    fn reward_quiet(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
+        let side = board.side_to_move().index();
+        let bonus = (depth * depth).min(1200);
+        let update = |h: &mut i32, b: i32| {
+            // Gravity: entries saturate towards +-16384.
+            *h += b - *h * b.abs() / 16384;
+        };
+        update(
+            &mut self.history[side][mv.from().index()][mv.to().index()],
+            bonus,
+        );
+        for &q in tried {
+            update(
+                &mut self.history[side][q.from().index()][q.to().index()],
+                -bonus,
+            );
+        }
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+    }
+}
+
+#[inline]
+fn is_capture(board: &Board, mv: Move) -> bool {
+    mv.is_en_passant() || (!mv.is_castle() && !board.piece_on(mv.to()).is_none())
+}
+
+/// Selection sort step: brings the best-scored remaining move to position `i`.
+#[inline]
+fn pick(moves: &mut [Move], scores: &mut [i32; 256], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    scores.swap(i, best);
+    moves.swap(i, best);
+    moves[i]
+}

@@ -1,0 +1,441 @@
+//! The coordinator: the main thread's loop. A reader thread turns stdin into events; the
+//! coordinator never blocks on a search. While a search runs only `stop`, `ponderhit`,
+//! `isready` and `quit` act at once; every other command waits in a queue and is applied, in
+//! order, when the search has ended.
+
+use super::Out;
+use super::options::{self, Change, Options};
+use super::parse::{self, Command, Go, MAX_LINE, Position};
+use crate::chess::perft::{divide, perft};
+use crate::chess::{Board, Color, Move, STARTPOS};
+use crate::search::{Control, Job, Limits, ThreadResult};
+use crate::threads::Pool;
+use crate::time::{Clock, allocate};
+use crate::tt::Table;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+use std::sync::Arc;
+
+pub enum Event {
+    Line(String),
+    TooLong(usize),
+    Eof,
+    Done(Option<ThreadResult>),
+    PerftDone,
+}
+
+pub struct Coordinator {
+    out: Out,
+    opts: Options,
+    board: Board,
+    /// Keys of the game positions before `board`.
+    history: Vec<u64>,
+    tt: Arc<Table>,
+    pool: Pool,
+    /// The running search (or perft), if any.
+    searching: Option<Arc<Control>>,
+    queued: VecDeque<String>,
+    new_game: bool,
+    debug: bool,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+}
+
+/// Reads lines of at most `MAX_LINE` bytes; longer lines are consumed and reported.
+fn reader_loop(input: impl Read, tx: Sender<Event>) {
+    let mut r = std::io::BufReader::with_capacity(1 << 16, input);
+    loop {
+        let mut line = Vec::new();
+        let mut total = 0usize;
+        let mut ended = false;
+        loop {
+            let buf = match r.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(_) => &[],
+            };
+            if buf.is_empty() {
+                ended = true;
+                break;
+            }
+            let (chunk, found) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..i], true),
+                None => (buf, false),
+            };
+            total += chunk.len();
+            if line.len() < MAX_LINE {
+                let room = MAX_LINE - line.len();
+                line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+            let used = chunk.len() + found as usize;
+            r.consume(used);
+            if found {
+                break;
+            }
+        }
+        if total > 0 || !ended {
+            let ev = if total > MAX_LINE {
+                Event::TooLong(total)
+            } else {
+                let text = String::from_utf8_lossy(&line);
+                Event::Line(text.trim_end_matches('\r').to_string())
+            };
+            if tx.send(ev).is_err() {
+                return;
+            }
+        }
+        if ended {
+            let _ = tx.send(Event::Eof);
+            return;
+        }
+    }
+}
+
+/// Runs the UCI loop on `input` until `quit` or end of input.
+pub fn run(input: impl Read + Send + 'static, out: Out) -> std::io::Result<()> {
+    let (tx, rx) = unbounded();
+    let reader_tx = tx.clone();
+    std::thread::Builder::new()
+        .name("lazuli-stdin".into())
+        .spawn(move || reader_loop(input, reader_tx))?;
+    let mut c = Coordinator::new(out, tx, rx)?;
+    c.main_loop();
+    Ok(())
+}
+
+impl Coordinator {
+    fn new(out: Out, tx: Sender<Event>, rx: Receiver<Event>) -> std::io::Result<Coordinator> {
+        let opts = Options::default();
+        let tt = Table::new(opts.hash_mib).map_err(|e| std::io::Error::other(e.to_string()))?;
+        tt.clear(1);
+        Ok(Coordinator {
+            out,
+            board: Board::startpos(),
+            history: Vec::new(),
+            tt: Arc::new(tt),
+            pool: Pool::new(opts.threads)?,
+            opts,
+            searching: None,
+            queued: VecDeque::new(),
+            new_game: true,
+            debug: false,
+            tx,
+            rx,
+        })
+    }
+
+    fn error(&self, msg: impl std::fmt::Display) {
+        self.out.line(&format!("info string error: {msg}"));
+    }
+
+    fn main_loop(&mut self) {
+        while let Ok(ev) = self.rx.recv() {
+            let go_on = match ev {
+                Event::Line(l) => self.on_line(&l),
+                Event::TooLong(n) => {
+                    self.error(parse::ParseError::TooLong(n));
+                    true
+                }
+                Event::Done(r) => {
+                    self.finish(r);
+                    self.drain_queue()
+                }
+                Event::PerftDone => {
+                    self.searching = None;
+                    self.drain_queue()
+                }
+                Event::Eof => false,
+            };
+            if !go_on {
+                break;
+            }
+        }
+        self.quit();
+    }
+
+    /// Applies queued commands until one of them starts a search again.
+    fn drain_queue(&mut self) -> bool {
+        while self.searching.is_none() {
+            let Some(l) = self.queued.pop_front() else {
+                break;
+            };
+            if !self.apply(&l) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Returns false on `quit`.
+    fn on_line(&mut self, line: &str) -> bool {
+        let Some(control) = self.searching.clone() else {
+            return self.apply(line);
+        };
+        match parse::parse(line) {
+            Ok(Some(Command::Stop)) => control
+                .stop
+                .store(true, std::sync::atomic::Ordering::Relaxed),
+            Ok(Some(Command::PonderHit)) => control.ponderhit(),
+            Ok(Some(Command::IsReady)) => self.out.line("readyok"),
+            Ok(Some(Command::Quit)) => return false,
+            Ok(None) => {}
+            Err(e) => self.error(e),
+            Ok(Some(_)) => self.queued.push_back(line.to_string()),
+        }
+        true
+    }
+
+    /// Stops a running search and waits for it before exiting.
+    fn quit(&mut self) {
+        if let Some(c) = self.searching.take() {
+            c.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            while let Ok(ev) = self.rx.recv() {
+                match ev {
+                    Event::Done(r) => {
+                        self.print_bestmove(r);
+                        break;
+                    }
+                    Event::PerftDone => break,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn finish(&mut self, r: Option<ThreadResult>) {
+        self.searching = None;
+        self.print_bestmove(r);
+    }
+
+    fn print_bestmove(&self, r: Option<ThreadResult>) {
+        let c960 = self.opts.chess960;
+        match r {
+            Some(r) if r.best != Move::NONE => {
+                let mut s = format!("bestmove {}", r.best.to_uci(c960));
+                if r.ponder != Move::NONE {
+                    s.push_str(&format!(" ponder {}", r.ponder.to_uci(c960)));
+                }
+                self.out.line(&s);
+            }
+            _ => self.out.line("bestmove 0000"),
+        }
+    }
+
+    /// Executes one command while idle. Returns false on `quit`.
+    fn apply(&mut self, line: &str) -> bool {
+        let cmd = match parse::parse(line) {
+            Ok(Some(c)) => c,
+            Ok(None) => return true,
+            Err(e) => {
+                self.error(e);
+                return true;
+            }
+        };
+        match cmd {
+            Command::Uci => {
+                self.out
+                    .line(&format!("id name Lazuli {}", env!("CARGO_PKG_VERSION")));
+                self.out.line("id author the Lazuli developers");
+                for o in options::describe() {
+                    self.out.line(&o);
+                }
+                self.out.line("uciok");
+            }
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::UciNewGame => {
+                self.tt.clear(self.opts.threads);
+                self.new_game = true;
+            }
+            Command::Position { position, moves } => self.set_position(&position, &moves),
+            Command::Go(go) => self.go(go),
+            Command::Stop | Command::PonderHit => {}
+            Command::Quit => return false,
+            Command::Bench { depth } => {
+                let (nodes, ms) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH));
+                self.out
+                    .line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
+            }
+            Command::Display => {
+                for l in self.board.to_string().lines() {
+                    self.out.line(l);
+                }
+                self.out.line(&format!("Fen: {}", self.board.to_fen()));
+                self.out.line(&format!("Key: {:016X}", self.board.key()));
+            }
+            Command::Eval => {
+                let e = crate::eval::evaluate(&self.board);
+                let white = if self.board.side_to_move() == Color::White {
+                    e
+                } else {
+                    -e
+                };
+                self.out.line(&format!(
+                    "info string eval {e} cp (side to move), {white} cp (white)"
+                ));
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match options::parse_change(name, value) {
+            Ok(c) => c,
+            Err(e) => return self.error(e),
+        };
+        match change {
+            Change::Hash(mib) => match Table::new(mib) {
+                Ok(t) => {
+                    // The old table is kept until the new one exists, so a failure leaves the
+                    // engine as it was. Clearing touches the new pages in parallel.
+                    t.clear(self.opts.threads);
+                    self.tt = Arc::new(t);
+                    self.opts.hash_mib = mib;
+                }
+                Err(e) => self.error(e),
+            },
+            Change::Threads(n) => {
+                if n != self.pool.threads() {
+                    // Old threads exit before the new ones start.
+                    self.pool = match Pool::new(1) {
+                        Ok(p) => p,
+                        Err(e) => return self.error(format!("cannot start threads: {e}")),
+                    };
+                    match Pool::new(n) {
+                        Ok(p) => {
+                            self.pool = p;
+                            self.opts.threads = n;
+                        }
+                        Err(e) => {
+                            self.opts.threads = 1;
+                            self.error(format!("cannot start {n} threads ({e}); using 1"));
+                        }
+                    }
+                }
+            }
+            Change::MultiPv(n) => self.opts.multipv = n,
+            Change::MoveOverhead(ms) => self.opts.move_overhead = ms,
+            Change::Ponder(p) => self.opts.ponder = p,
+            Change::Chess960(on) => self.opts.chess960 = on,
+            Change::ClearHash => self.tt.clear(self.opts.threads),
+        }
+    }
+
+    fn set_position(&mut self, position: &Position, moves: &[String]) {
+        let fen = match position {
+            Position::StartPos => STARTPOS,
+            Position::Fen(f) => f.as_str(),
+        };
+        let mut board = match Board::from_fen(fen, self.opts.chess960) {
+            Ok(b) => b,
+            Err(e) => return self.error(format!("invalid FEN: {e}")),
+        };
+        let mut history = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            match board.parse_uci_move(text) {
+                Ok(m) => {
+                    history.push(board.key());
+                    board = board.make_move(m);
+                }
+                Err(e) => {
+                    return self.error(format!("move {} of the position command: {e}", i + 1));
+                }
+            }
+        }
+        self.board = board;
+        self.history = history;
+    }
+
+    fn go(&mut self, go: Go) {
+        if let Some(depth) = go.perft {
+            return self.go_perft(depth);
+        }
+        let mut searchmoves = Vec::new();
+        for m in &go.searchmoves {
+            match self.board.parse_uci_move(m) {
+                Ok(mv) => searchmoves.push(mv),
+                Err(e) => return self.error(format!("searchmoves: {e}")),
+            }
+        }
+        let white = self.board.side_to_move() == Color::White;
+        let clock = Clock {
+            time: if white { go.wtime } else { go.btime },
+            inc: if white { go.winc } else { go.binc },
+            movestogo: go.movestogo,
+            movetime: go.movetime,
+        };
+        let ply = (self.board.fullmove_number() as u32 - 1) * 2 + (!white) as u32;
+        let limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            mate: go.mate,
+            time: allocate(&clock, self.opts.move_overhead, ply),
+            infinite: go.infinite,
+        };
+        if self.debug {
+            self.out.line(&format!("info string limits {limits:?}"));
+        }
+        let control = Arc::new(Control::new(self.pool.threads(), go.ponder));
+        self.tt.new_search();
+        let out = self.out.clone();
+        let job = Job {
+            board: self.board,
+            history: self.history.clone(),
+            limits,
+            multipv: self.opts.multipv,
+            searchmoves,
+            chess960: self.opts.chess960,
+            tt: self.tt.clone(),
+            control: control.clone(),
+            output: Arc::new(move |s: &str| out.line(s)),
+            new_game: std::mem::take(&mut self.new_game),
+            verbose: true,
+        };
+        let tx = self.tx.clone();
+        self.searching = Some(control);
+        self.pool.start(
+            job,
+            Box::new(move |r| {
+                let _ = tx.send(Event::Done(r));
+            }),
+        );
+    }
+
+    fn go_perft(&mut self, depth: u32) {
+        if depth > 10 {
+            return self.error(format!("perft depth {depth} is too deep (at most 10)"));
+        }
+        let board = self.board;
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let c960 = self.opts.chess960;
+        self.searching = Some(Arc::new(Control::new(1, false)));
+        let spawned = std::thread::Builder::new()
+            .name("lazuli-perft".into())
+            .spawn(move || {
+                let start = std::time::Instant::now();
+                let mut total = 0;
+                if depth == 0 {
+                    total = perft(&board, 0);
+                }
+                for (m, n) in divide(&board, depth) {
+                    out.line(&format!("{}: {n}", m.to_uci(c960)));
+                    total += n;
+                }
+                let ms = start.elapsed().as_millis() as u64;
+                out.line("");
+                out.line(&format!("Nodes searched: {total}"));
+                out.line(&format!(
+                    "info string perft time {ms} ms, {} nps",
+                    total * 1000 / ms.max(1)
+                ));
+                let _ = tx.send(Event::PerftDone);
+            });
+        if spawned.is_err() {
+            self.searching = None;
+            self.error("cannot start the perft thread");
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The table of UCI options, named as Stockfish names them.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mib: u64,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mib: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 10,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+pub const MAX_HASH_MIB: u64 = 1 << 20;
+pub const MAX_THREADS: usize = 1024;
+
+/// The `option ...` lines answered to `uci`.
+pub fn describe() -> Vec<String> {
+    let d = Options::default();
+    vec![
+        format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
+            d.hash_mib
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            d.threads
+        ),
+        format!(
+            "option name MultiPV type spin default {} min 1 max 256",
+            d.multipv
+        ),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            d.move_overhead
+        ),
+        "option name Ponder type check default false".to_string(),
+        "option name Clear Hash type button".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+    ]
+}
+
+/// A change the coordinator must carry out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    Hash(u64),
+    Threads(usize),
+    MultiPv(usize),
+    MoveOverhead(u64),
+    Ponder(bool),
+    Chess960(bool),
+    ClearHash,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    Unknown(String),
+    MissingValue(&'static str),
+    BadValue {
+        name: &'static str,
+        value: String,
+        expected: String,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |s: &str| -> String { s.chars().take(24).filter(|c| !c.is_control()).collect() };
+        match self {
+            OptionError::Unknown(n) => write!(f, "unknown option '{}'", show(n)),
+            OptionError::MissingValue(n) => write!(f, "option {n} needs a value"),
+            OptionError::BadValue {
+                name,
+                value,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "'{}' is not a valid value for {name} (expected {expected})",
+                    show(value)
+                )
+            }
+        }
+    }
+}
+
+fn spin(name: &'static str, value: Option<&str>, min: u64, max: u64) -> Result<u64, OptionError> {
+    let v = value.ok_or(OptionError::MissingValue(name))?;
+    match v.trim().parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(OptionError::BadValue {
+            name,
+            value: v.to_string(),
+            expected: format!("{min} to {max}"),
+        }),
+    }
+}
+
+fn check(name: &'static str, value: Option<&str>) -> Result<bool, OptionError> {
+    let v = value.ok_or(OptionError::MissingValue(name))?;
+    match v.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(OptionError::BadValue {
+            name,
+            value: v.to_string(),
+            expected: "true or false".into(),
+        }),
+    }
+}
+
+/// Validates a `setoption`; names are case-insensitive as in the UCI protocol.
+pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "hash" => spin("Hash", value, 1, MAX_HASH_MIB).map(Change::Hash),
+        "threads" => {
+            spin("Threads", value, 1, MAX_THREADS as u64).map(|n| Change::Threads(n as usize))
+        }
+        "multipv" => spin("MultiPV", value, 1, 256).map(|n| Change::MultiPv(n as usize)),
+        "move overhead" => spin("Move Overhead", value, 0, 5000).map(Change::MoveOverhead),
+        "ponder" => check("Ponder", value).map(Change::Ponder),
+        "uci_chess960" => check("UCI_Chess960", value).map(Change::Chess960),
+        "clear hash" => Ok(Change::ClearHash),
+        _ => Err(OptionError::Unknown(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked() {
+        assert_eq!(parse_change("Hash", Some("64")), Ok(Change::Hash(64)));
+        assert_eq!(
+            parse_change("hash", Some("1048576")),
+            Ok(Change::Hash(1 << 20))
+        );
+        assert!(parse_change("Hash", Some("0")).is_err());
+        assert!(parse_change("Hash", Some("-1")).is_err());
+        assert!(parse_change("Hash", None).is_err());
+        assert!(parse_change("Threads", Some("1025")).is_err());
+        assert_eq!(
+            parse_change("threads", Some("1024")),
+            Ok(Change::Threads(1024))
+        );
+        assert_eq!(
+            parse_change("UCI_Chess960", Some("TRUE")),
+            Ok(Change::Chess960(true))
+        );
+        assert!(parse_change("Ponder", Some("yes")).is_err());
+        assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
+        assert!(matches!(
+            parse_change("Contempt", Some("0")),
+            Err(OptionError::Unknown(_))
+        ));
+    }
+}
