@@ -141,7 +141,11 @@ pub fn format_score(score: i32) -> String {
     if score >= MATE_BOUND {
         format!("mate {}", (MATE - score + 1) / 2)
     } else if score <= -MATE_BOUND {
-        format!("mate -{}", (MATE + score) / 2)
+        // Checkmated at the root prints as "mate 0", not "mate -0".
+        match (MATE + score) / 2 {
+            0 => "mate 0".to_string(),
+            n => format!("mate -{n}"),
+        }
     } else {
         format!("cp {score}")
     }

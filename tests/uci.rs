@@ -1,0 +1,486 @@
+//! Integration tests that start the engine binary and speak UCI to it, as a GUI does.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_lazuli"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").expect("write to engine");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn send_bytes(&mut self, b: &[u8]) {
+        self.stdin.write_all(b).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// All lines up to and including the first that satisfies `until`.
+    fn read_until(&mut self, until: impl Fn(&str) -> bool, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = until(&l);
+                    got.push(l);
+                    if done {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("timed out; got so far:\n{}", got.join("\n"))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited; got:\n{}", got.join("\n"))
+                }
+            }
+        }
+    }
+
+    fn bestmove(&mut self, timeout: Duration) -> (String, Vec<String>) {
+        let lines = self.read_until(|l| l.starts_with("bestmove"), timeout);
+        let mv = lines
+            .last()
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("")
+            .to_string();
+        (mv, lines)
+    }
+
+    /// Lines that arrive within `d`, expecting nothing in particular.
+    fn quiet_for(&mut self, d: Duration) -> Vec<String> {
+        let deadline = Instant::now() + d;
+        let mut got = Vec::new();
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            got.push(l);
+        }
+        got
+    }
+
+    fn sync(&mut self) {
+        self.send("isready");
+        self.read_until(|l| l == "readyok", Duration::from_secs(10));
+    }
+
+    fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.read_until(|l| l.starts_with("Key:"), Duration::from_secs(5));
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+const SECS: Duration = Duration::from_secs(30);
+
+#[test]
+fn handshake_lists_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.read_until(|l| l == "uciok", SECS);
+    assert!(lines.iter().any(|l| l.starts_with("id name Lazuli")));
+    for opt in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Ponder",
+        "Clear Hash",
+        "UCI_Chess960",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} type"))),
+            "{opt}"
+        );
+    }
+    e.sync();
+}
+
+#[test]
+fn searches_and_reports() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 6");
+    let (mv, lines) = e.bestmove(SECS);
+    assert_eq!(mv.len(), 4, "{lines:?}");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth 6"))
+        .expect("depth 6 reported");
+    for field in [
+        " seldepth ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " tbhits ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(last_info.contains(field), "{field} missing in {last_info}");
+    }
+    assert!(lines.last().unwrap().contains(" ponder "), "{lines:?}");
+}
+
+#[test]
+fn isready_and_stop_during_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("isready");
+    e.read_until(|l| l == "readyok", SECS);
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "isready took {:?}",
+        t.elapsed()
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let (mv, _) = e.bestmove(SECS);
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "stop took {:?}",
+        t.elapsed()
+    );
+    assert_eq!(mv.len(), 4);
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_when_mate_is_found() {
+    let mut e = Engine::start();
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+    e.send("go infinite");
+    let early = e.quiet_for(Duration::from_millis(1500));
+    assert!(
+        early.iter().any(|l| l.contains("score mate 1")),
+        "{early:?}"
+    );
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove before stop: {early:?}"
+    );
+    e.send("stop");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv, "a1a8");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.quiet_for(Duration::from_millis(1200));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "bestmove while pondering: {early:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv.len(), 4);
+    // The clock starts at ponderhit: the move comes within the time given (1 s), not at once
+    // and not late.
+    assert!(
+        t.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn ponder_then_stop_still_answers() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 100000 btime 100000");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("stop");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv.len(), 4);
+}
+
+#[test]
+fn multipv_reports_each_line() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (_, lines) = e.bestmove(SECS);
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 5") && l.contains(&format!(" multipv {k} "))),
+            "multipv {k}: {lines:?}"
+        );
+    }
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 5 searchmoves a2a3 h2h4");
+    let (mv, _) = e.bestmove(SECS);
+    assert!(mv == "a2a3" || mv == "h2h4", "{mv}");
+}
+
+#[test]
+fn always_a_legal_move_with_tiny_limits() {
+    let mut e = Engine::start();
+    for go in [
+        "go depth 1",
+        "go nodes 1",
+        "go movetime 1",
+        "go wtime 0 btime 0",
+        "go wtime 1 btime 1 winc 0 binc 0",
+    ] {
+        e.send("position startpos moves g1f3");
+        e.send(go);
+        let (mv, lines) = e.bestmove(SECS);
+        assert_eq!(mv.len(), 4, "{go}: {lines:?}");
+        assert_ne!(mv, "0000", "{go}");
+    }
+}
+
+#[test]
+fn no_legal_move_gives_0000() {
+    let mut e = Engine::start();
+    // Checkmated (fool's mate) and stalemated.
+    e.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    e.send("go depth 5");
+    let (mv, lines) = e.bestmove(SECS);
+    assert_eq!(mv, "0000");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 0")),
+        "{lines:?}"
+    );
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 5");
+    let (mv, lines) = e.bestmove(SECS);
+    assert_eq!(mv, "0000");
+    assert!(lines.iter().any(|l| l.contains("score cp 0")), "{lines:?}");
+}
+
+#[test]
+fn single_legal_move_is_played() {
+    let mut e = Engine::start();
+    e.send("position fen k3r3/8/8/8/8/3n4/8/4K3 w - - 0 1");
+    e.send("go wtime 10000 btime 10000");
+    let (mv, _) = e.bestmove(SECS);
+    assert!(
+        ["e1d2", "e1f2", "e1f1", "e1d1"].contains(&mv.as_str()),
+        "{mv}"
+    );
+}
+
+#[test]
+fn finds_mate_in_two_with_the_right_score() {
+    let mut e = Engine::start();
+    // Back-rank mate in two: 1. Rb8+ Rxb8 2. Rxb8# (or 1. Ra8+).
+    e.send("position fen 6k1/5ppp/8/8/8/8/1r3PPP/RR4K1 w - - 0 1");
+    e.send("go depth 6");
+    let (mv, lines) = e.bestmove(SECS);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains("score mate 2"), "{last}");
+    assert!(mv == "b1b8" || mv == "a1a8", "{mv}");
+}
+
+#[test]
+fn mate_on_the_hundredth_half_move_counts() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/8/6K1/8/8/8/8/R7 w - - 99 120");
+    e.send("go depth 3");
+    let (mv, lines) = e.bestmove(SECS);
+    assert_eq!(mv, "a1a8", "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("score mate 1")));
+}
+
+#[test]
+fn commands_during_a_search_wait_their_turn() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    // Applied only after the search: the search itself must not be disturbed or stopped.
+    e.send("position startpos moves d2d4");
+    e.send("setoption name MultiPV value 2");
+    let during = e.quiet_for(Duration::from_millis(300));
+    assert!(
+        !during.iter().any(|l| l.starts_with("bestmove")),
+        "{during:?}"
+    );
+    e.send("stop");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv.len(), 4);
+    assert_eq!(
+        e.fen(),
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+    );
+}
+
+#[test]
+fn threads_and_hash_change_between_searches() {
+    let mut e = Engine::start();
+    for (threads, hash) in [(3, 32), (1, 1), (4, 64)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send(&format!("setoption name Hash value {hash}"));
+        e.sync();
+        e.send("position startpos moves e2e4");
+        e.send("go depth 6");
+        let (mv, _) = e.bestmove(SECS);
+        assert_eq!(mv.len(), 4);
+    }
+    e.send("setoption name Clear Hash");
+    e.send("ucinewgame");
+    e.sync();
+}
+
+#[test]
+fn bad_input_gets_one_error_line_and_keeps_state() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let before = e.fen();
+    let long = format!("position fen {}", "8/".repeat(400_000));
+    let cases = [
+        "frobnicate",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5",
+        "position startpos moves e2e4 e7e5 xx",
+        "position",
+        "go depth",
+        "go depth x",
+        "go nodes -5",
+        "go movetime 1.5",
+        "go searchmoves a1a8",
+        "setoption name NoSuchOption value 1",
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999999999",
+        "setoption name Threads value 0",
+        "setoption name Threads value 100000",
+        "setoption name MultiPV value abc",
+        "setoption name Ponder value maybe",
+        "setoption name Move Overhead value 999999",
+        "debug sideways",
+        long.as_str(),
+    ];
+    for case in cases {
+        e.send(case);
+        e.send("isready");
+        let lines = e.read_until(|l| l == "readyok", SECS);
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(errors, 1, "{}: {lines:?}", &case[..case.len().min(60)]);
+        assert_eq!(
+            e.fen(),
+            before,
+            "state changed by {}",
+            &case[..case.len().min(60)]
+        );
+    }
+    // Binary junk and an over-large hash request (more than physical memory) are survived too.
+    e.send_bytes(b"\x00\xff\xfe garbage \x01\n");
+    e.send("setoption name Hash value 1048576");
+    e.sync();
+    e.send("go depth 3");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv.len(), 4);
+}
+
+#[test]
+fn perft_and_bench_commands() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 4");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"), SECS);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 197281");
+    e.send("bench 2");
+    let is_summary = |l: &str| {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        w.len() == 4 && w[1] == "nodes" && w[3] == "nps" && w[0].parse::<u64>().is_ok()
+    };
+    let lines = e.read_until(is_summary, SECS);
+    let last = lines.last().unwrap();
+    assert!(last.split_whitespace().nth(1) == Some("nodes"), "{last}");
+}
+
+#[test]
+fn repetition_in_the_game_history_is_a_draw() {
+    let mut e = Engine::start();
+    // White is a queen down. The knight and queen have shuffled twice, so Nf3 now repeats the
+    // position after it a third time: the engine must score it as a draw, not as -900.
+    e.send("position fen 4k3/q7/8/8/8/8/8/4K1N1 w - - 0 1 moves g1f3 a7a6 f3g1 a6a7 g1f3 a7a6 f3g1 a6a7");
+    e.send("go depth 4");
+    let (mv, lines) = e.bestmove(SECS);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(last.contains("score cp 0 "), "{last}");
+    assert_eq!(mv, "g1f3");
+}
