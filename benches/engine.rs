@@ -1,0 +1,136 @@
+//! Criterion benches of the engine parts: transposition table probe and store, evaluation,
+//! and a fixed-depth search of fixed positions.
+//!
+//! `cargo bench --bench engine`
+
+use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
+use lazuli::chess::{Board, Move};
+use lazuli::search::{Control, Job, Limits, Worker};
+use lazuli::tt::{Bound, Table, TtData};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn keys(n: usize) -> Vec<u64> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+        .collect()
+}
+
+fn tt(c: &mut Criterion) {
+    let table = Table::new(64).expect("64 MiB table");
+    table.clear(1);
+    let ks = keys(4096);
+    let data = TtData {
+        mv: Move::NONE,
+        score: 12,
+        eval: 3,
+        depth: 8,
+        bound: Bound::Exact,
+        pv: false,
+    };
+    let mut g = c.benchmark_group("tt");
+    g.throughput(Throughput::Elements(ks.len() as u64));
+    g.bench_function("store", |b| {
+        b.iter(|| {
+            for &k in &ks {
+                table.store(black_box(k), data);
+            }
+        })
+    });
+    g.bench_function("probe_hit", |b| {
+        b.iter(|| {
+            ks.iter()
+                .filter(|&&k| table.probe(black_box(k)).is_some())
+                .count()
+        })
+    });
+    let misses = keys(8192)[4096..].to_vec();
+    g.bench_function("probe_miss", |b| {
+        b.iter(|| {
+            misses
+                .iter()
+                .filter(|&&k| table.probe(black_box(k)).is_some())
+                .count()
+        })
+    });
+    g.finish();
+}
+
+fn eval(c: &mut Criterion) {
+    let boards: Vec<Board> = lazuli::bench::POSITIONS
+        .iter()
+        .filter_map(|f| Board::from_fen(f, false).ok())
+        .collect();
+    let mut g = c.benchmark_group("eval");
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    g.bench_function("bench_positions", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|bd| lazuli::eval::evaluate(black_box(bd)))
+                .sum::<i32>()
+        })
+    });
+    g.finish();
+}
+
+fn search(c: &mut Criterion) {
+    let mut g = c.benchmark_group("search");
+    g.sample_size(10);
+    for (name, fen, depth) in [
+        (
+            "start_d7",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            7,
+        ),
+        (
+            "kiwipete_d6",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            6,
+        ),
+        (
+            "endgame_d10",
+            "8/5pk1/6p1/3R4/1r6/6P1/5PK1/8 b - - 0 40",
+            10,
+        ),
+    ] {
+        let board = Board::from_fen(fen, false).expect("valid FEN");
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let tt = Arc::new(Table::new(16).expect("16 MiB"));
+                let mut w = Worker::new(0);
+                let job = Job {
+                    board,
+                    history: Vec::new(),
+                    limits: Limits {
+                        depth: Some(depth),
+                        ..Limits::default()
+                    },
+                    multipv: 1,
+                    searchmoves: Vec::new(),
+                    chess960: false,
+                    tt,
+                    control: Arc::new(Control::new(1, false)),
+                    output: Arc::new(|_: &str| {}),
+                    new_game: true,
+                    verbose: false,
+                };
+                w.search(&job).best
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
+    targets = tt, eval, search
+}
+criterion_main!(benches);
