@@ -166,23 +166,34 @@ impl Table {
         self.mib
     }
 
-    /// Zeroes every entry, splitting the table over `threads` threads.
+    /// Zeroes every entry, splitting the table over `threads` scoped threads (the engine
+    /// uses [`Table::clear_part`] on its searcher threads instead; this serves tests, benches
+    /// and tools).
     pub fn clear(&self, threads: usize) {
-        let threads = threads.clamp(1, 256);
-        let chunk = self.buckets.len().div_ceil(threads).max(1);
+        let parts = threads.clamp(1, 256);
         std::thread::scope(|s| {
-            for part in self.buckets.chunks(chunk) {
-                s.spawn(move || {
-                    for b in part {
-                        for e in &b.entries {
-                            e.key_xor_data.store(0, Relaxed);
-                            e.data.store(0, Relaxed);
-                        }
-                    }
-                });
+            for i in 0..parts {
+                s.spawn(move || self.clear_part(i, parts));
             }
         });
-        self.generation.store(0, Relaxed);
+    }
+
+    /// Zeroes part `i` of `parts` equal parts of the table (each searcher clears its own part,
+    /// so the pages are first touched by the threads that will use them).
+    pub fn clear_part(&self, i: usize, parts: usize) {
+        let parts = parts.max(1);
+        let chunk = self.buckets.len().div_ceil(parts);
+        let start = (i * chunk).min(self.buckets.len());
+        let end = (start + chunk).min(self.buckets.len());
+        for b in &self.buckets[start..end] {
+            for e in &b.entries {
+                e.key_xor_data.store(0, Relaxed);
+                e.data.store(0, Relaxed);
+            }
+        }
+        if i == 0 {
+            self.generation.store(0, Relaxed);
+        }
     }
 
     /// Marks the start of a new search: older entries become preferred for replacement.

@@ -7,6 +7,7 @@
 //! them, and hands the voted result to the `on_done` callback.
 
 use crate::search::{Job, ThreadResult, Worker, select};
+use crate::tt::Table;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,13 @@ pub struct PoolJob {
 
 enum Msg {
     Search(Arc<PoolJob>),
+    /// Zero part `index` of `parts` of the table, then acknowledge.
+    ClearTable {
+        tt: Arc<Table>,
+        index: usize,
+        parts: usize,
+        done: Sender<()>,
+    },
     Quit,
 }
 
@@ -53,6 +61,30 @@ impl Pool {
 
     pub fn threads(&self) -> usize {
         self.senders.len()
+    }
+
+    /// Zeroes the table in parallel on the pool's own threads (each touches its share of the
+    /// pages first) and returns when all are done. Only between searches.
+    pub fn clear_table(&self, tt: &Arc<Table>) {
+        let (done, acks) = unbounded();
+        let parts = self.senders.len();
+        let mut sent = 0;
+        for (index, tx) in self.senders.iter().enumerate() {
+            let msg = Msg::ClearTable {
+                tt: tt.clone(),
+                index,
+                parts,
+                done: done.clone(),
+            };
+            if tx.send(msg).is_ok() {
+                sent += 1;
+            } else {
+                tt.clear_part(index, parts);
+            }
+        }
+        for _ in 0..sent {
+            let _ = acks.recv();
+        }
     }
 
     /// Wakes every worker on `job`; `on_done` runs on the main worker's thread at the end.
@@ -89,6 +121,16 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
     while let Ok(msg) = rx.recv() {
         let pj = match msg {
             Msg::Search(pj) => pj,
+            Msg::ClearTable {
+                tt,
+                index,
+                parts,
+                done,
+            } => {
+                tt.clear_part(index, parts);
+                let _ = done.send(());
+                continue;
+            }
             Msg::Quit => break,
         };
         let result = worker.search(&pj.job);

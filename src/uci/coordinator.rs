@@ -107,14 +107,16 @@ pub fn run(input: impl Read + Send + 'static, out: Out) -> std::io::Result<()> {
 impl Coordinator {
     fn new(out: Out, tx: Sender<Event>, rx: Receiver<Event>) -> std::io::Result<Coordinator> {
         let opts = Options::default();
-        let tt = Table::new(opts.hash_mib).map_err(|e| std::io::Error::other(e.to_string()))?;
-        tt.clear(1);
+        let tt =
+            Arc::new(Table::new(opts.hash_mib).map_err(|e| std::io::Error::other(e.to_string()))?);
+        let pool = Pool::new(opts.threads)?;
+        pool.clear_table(&tt);
         Ok(Coordinator {
             out,
             board: Board::startpos(),
             history: Vec::new(),
-            tt: Arc::new(tt),
-            pool: Pool::new(opts.threads)?,
+            tt,
+            pool,
             opts,
             searching: None,
             queued: VecDeque::new(),
@@ -246,7 +248,7 @@ impl Coordinator {
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::UciNewGame => {
-                self.tt.clear(self.opts.threads);
+                self.pool.clear_table(&self.tt);
                 self.new_game = true;
             }
             Command::Position { position, moves } => self.set_position(&position, &moves),
@@ -290,8 +292,8 @@ impl Coordinator {
                 Ok(t) => {
                     // The old table is kept until the new one exists, so a failure leaves the
                     // engine as it was. Clearing touches the new pages in parallel.
-                    t.clear(self.opts.threads);
                     self.tt = Arc::new(t);
+                    self.pool.clear_table(&self.tt);
                     self.opts.hash_mib = mib;
                 }
                 Err(e) => self.error(e),
@@ -319,7 +321,7 @@ impl Coordinator {
             Change::MoveOverhead(ms) => self.opts.move_overhead = ms,
             Change::Ponder(p) => self.opts.ponder = p,
             Change::Chess960(on) => self.opts.chess960 = on,
-            Change::ClearHash => self.tt.clear(self.opts.threads),
+            Change::ClearHash => self.pool.clear_table(&self.tt),
         }
     }
 
