@@ -6,6 +6,7 @@ pub mod bench;
 pub mod chess;
 pub mod eval;
 pub mod search;
+pub mod tb;
 pub mod threads;
 pub mod time;
 pub mod tt;
