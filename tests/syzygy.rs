@@ -104,15 +104,11 @@ fn root_ranking_keeps_only_winning_progress() {
     assert!(!r.moves.is_empty() && r.moves.len() < moves.len());
     // KPvK draw is not a win.
     let b = Board::from_fen("8/8/8/8/8/4k3/4P3/4K3 w - - 0 1", false).unwrap();
-    let r = p
-        .rank_root(&b, &b.legal_moves().to_vec(), true, 7)
-        .expect("covered");
+    let r = p.rank_root(&b, &b.legal_moves(), true, 7).expect("covered");
     assert_eq!(r.wdl, 0);
     // Stalemating moves are never kept when a win exists: KQvK with a stalemate trap.
     let b = Board::from_fen("k7/8/1K6/8/8/8/8/2Q5 w - - 0 1", false).unwrap();
-    let r = p
-        .rank_root(&b, &b.legal_moves().to_vec(), true, 7)
-        .expect("covered");
+    let r = p.rank_root(&b, &b.legal_moves(), true, 7).expect("covered");
     assert_eq!(r.wdl, 2);
     for m in &r.moves {
         assert!(!b.make_move(*m).is_stalemate(), "{m} stalemates");
