@@ -120,6 +120,9 @@ fn search(c: &mut Criterion) {
                     output: Arc::new(|_: &str| {}),
                     new_game: true,
                     verbose: false,
+                    tb: None,
+                    tb_config: Default::default(),
+                    root_tb: None,
                 };
                 w.search(&job).best
             })

@@ -86,6 +86,9 @@ pub fn run(depth: u32) -> (u64, u64) {
             output: Arc::new(|_: &str| {}),
             new_game: i == 0,
             verbose: false,
+            tb: None,
+            tb_config: Default::default(),
+            root_tb: None,
         };
         worker.search(&job);
         nodes += worker.nodes();

@@ -286,15 +286,19 @@ fn write(e: &Entry, key: u64, d: &TtData, generation: u8) {
     e.data.store(data, Relaxed);
 }
 
-/// Scores at or beyond this are mate (or tablebase win) scores whose distance depends on ply.
+/// Scores at or beyond this are mate scores (printed as `mate N`).
 pub const MATE_BOUND: i32 = 31_000;
+/// A tablebase win is `TB_WIN - ply`: large, but below every mate score.
+pub const TB_WIN: i32 = 30_000;
+/// Scores at or beyond this (mates and tablebase results) depend on the distance from the root.
+pub const DECISIVE_BOUND: i32 = 29_000;
 
 /// Mate scores are stored relative to the node (distance from it), not to the root.
 #[inline]
 pub fn score_to_tt(score: i32, ply: usize) -> i16 {
-    let s = if score >= MATE_BOUND {
+    let s = if score >= DECISIVE_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -DECISIVE_BOUND {
         score - ply as i32
     } else {
         score
@@ -306,9 +310,9 @@ pub fn score_to_tt(score: i32, ply: usize) -> i16 {
 #[inline]
 pub fn score_from_tt(score: i16, ply: usize) -> i32 {
     let s = score as i32;
-    if s >= MATE_BOUND {
+    if s >= DECISIVE_BOUND {
         s - ply as i32
-    } else if s <= -MATE_BOUND {
+    } else if s <= -DECISIVE_BOUND {
         s + ply as i32
     } else {
         s

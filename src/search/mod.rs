@@ -11,6 +11,7 @@ mod worker;
 pub use worker::Worker;
 
 use crate::chess::{Board, Move};
+use crate::tb::{Prober, RootRanking};
 use crate::time::TimeLimits;
 use crate::tt::Table;
 use crossbeam_utils::CachePadded;
@@ -54,6 +55,7 @@ pub struct Control {
     /// When the clock started counting, in µs after `epoch` (the `go`, or the `ponderhit`).
     clock_start_us: AtomicU64,
     nodes: Vec<CachePadded<AtomicU64>>,
+    tbhits: Vec<CachePadded<AtomicU64>>,
 }
 
 impl Control {
@@ -64,6 +66,9 @@ impl Control {
             epoch: Instant::now(),
             clock_start_us: AtomicU64::new(0),
             nodes: (0..threads.max(1))
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
+            tbhits: (0..threads.max(1))
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
         }
@@ -99,6 +104,17 @@ impl Control {
         }
     }
 
+    #[inline]
+    pub fn add_tbhit(&self, thread: usize) {
+        if let Some(c) = self.tbhits.get(thread) {
+            c.fetch_add(1, Relaxed);
+        }
+    }
+
+    pub fn total_tbhits(&self) -> u64 {
+        self.tbhits.iter().map(|c| c.load(Relaxed)).sum()
+    }
+
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|c| c.load(Relaxed)).sum()
     }
@@ -124,6 +140,29 @@ pub struct Job {
     pub new_game: bool,
     /// Print `info` lines (off for `bench`).
     pub verbose: bool,
+    /// Tablebases, if loaded, and how to probe them.
+    pub tb: Option<Arc<Prober>>,
+    pub tb_config: TbConfig,
+    /// The root's tablebase verdict (the root moves are then already restricted to it).
+    pub root_tb: Option<RootRanking>,
+}
+
+/// The Syzygy UCI options as the search uses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TbConfig {
+    pub probe_depth: i32,
+    pub rule50: bool,
+    pub probe_limit: usize,
+}
+
+impl Default for TbConfig {
+    fn default() -> Self {
+        TbConfig {
+            probe_depth: 1,
+            rule50: true,
+            probe_limit: 7,
+        }
+    }
 }
 
 /// One searcher's answer.

@@ -6,7 +6,7 @@ use crate::chess::movegen::{ALL, CAPTURES};
 use crate::chess::{Board, Move, MoveList, PieceType, generate};
 use crate::eval::evaluate;
 use crate::time::scaled_soft;
-use crate::tt::{Bound, TtData, score_from_tt, score_to_tt};
+use crate::tt::{Bound, TB_WIN, TtData, score_from_tt, score_to_tt};
 use std::sync::atomic::Ordering::Relaxed;
 
 #[derive(Clone, Debug)]
@@ -280,11 +280,22 @@ impl Worker {
     fn info_line(&self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) -> String {
         let c = &job.control;
         let rm = &self.root_moves[k];
-        let (score, d) = if rm.score > -INF {
+        let (mut score, d) = if rm.score > -INF {
             (rm.score, depth)
         } else {
             (rm.prev_score, (depth - 1).max(1))
         };
+        // At a tablebase root the verdict is reported, unless the search proved a mate.
+        if let Some(r) = &job.root_tb
+            && score.abs() < MATE_BOUND
+        {
+            let dtz = r.dtz.unwrap_or(0).abs();
+            score = match r.wdl {
+                2 => TB_WIN - dtz,
+                -2 => -TB_WIN + dtz,
+                w => w,
+            };
+        }
         let ms = c.elapsed_ms();
         let nodes = c.total_nodes().max(self.nodes);
         let nps = nodes * 1000 / ms.max(1);
@@ -295,10 +306,11 @@ impl Worker {
             String::new()
         };
         format!(
-            "info depth {d} seldepth {}{mp} score {}{bound} nodes {nodes} nps {nps} hashfull {} tbhits 0 time {ms} pv {}",
+            "info depth {d} seldepth {}{mp} score {}{bound} nodes {nodes} nps {nps} hashfull {} tbhits {} time {ms} pv {}",
             self.seldepth.max(d as usize),
             format_score(score),
             job.tt.hashfull(),
+            c.total_tbhits(),
             pv.join(" ")
         )
     }
@@ -494,6 +506,52 @@ impl Worker {
             };
             if usable {
                 return s;
+            }
+        }
+
+        // Tablebase WDL probe: right after a capture or pawn move, without castling rights,
+        // with few enough pieces.
+        if let Some(tb) = &job.tb
+            && board.halfmove_clock() == 0
+            && board.castling_rights() == 0
+        {
+            let pieces = board.occupied().count() as usize;
+            let limit = job.tb_config.probe_limit.min(tb.max_pieces);
+            if pieces <= limit
+                && (depth >= job.tb_config.probe_depth || pieces < limit)
+                && let Some(w) = tb.probe_wdl_after_zeroing(board)
+            {
+                job.control.add_tbhit(self.id);
+                let w = if job.tb_config.rule50 {
+                    w
+                } else {
+                    w.signum() * 2
+                };
+                let (score, bound) = match w {
+                    2 => (TB_WIN - ply as i32, Bound::Lower),
+                    -2 => (-TB_WIN + ply as i32, Bound::Upper),
+                    // Cursed wins and blessed losses are draws under the 50-move rule.
+                    w => (w, Bound::Exact),
+                };
+                let cut = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    _ => score <= alpha,
+                };
+                if cut {
+                    job.tt.store(
+                        key,
+                        TtData {
+                            mv: Move::NONE,
+                            score: score_to_tt(score, ply),
+                            eval: 0,
+                            depth: (depth + 6).clamp(0, 255) as u8,
+                            bound,
+                            pv: pv_node,
+                        },
+                    );
+                    return score;
+                }
             }
         }
 

@@ -9,6 +9,7 @@ use super::parse::{self, Command, Go, MAX_LINE, Position};
 use crate::chess::perft::{divide, perft};
 use crate::chess::{Board, Color, Move, STARTPOS};
 use crate::search::{Control, Job, Limits, ThreadResult};
+use crate::tb::Prober;
 use crate::threads::Pool;
 use crate::time::{Clock, allocate};
 use crate::tt::Table;
@@ -38,6 +39,7 @@ pub struct Coordinator {
     queued: VecDeque<String>,
     new_game: bool,
     debug: bool,
+    tb: Option<Arc<Prober>>,
     tx: Sender<Event>,
     rx: Receiver<Event>,
 }
@@ -122,6 +124,7 @@ impl Coordinator {
             queued: VecDeque::new(),
             new_game: true,
             debug: false,
+            tb: None,
             tx,
             rx,
         })
@@ -322,6 +325,38 @@ impl Coordinator {
             Change::Ponder(p) => self.opts.ponder = p,
             Change::Chess960(on) => self.opts.chess960 = on,
             Change::ClearHash => self.pool.clear_table(&self.tt),
+            Change::SyzygyPath(path) => self.load_tablebases(&path),
+            Change::SyzygyProbeDepth(d) => self.opts.tb.probe_depth = d,
+            Change::Syzygy50MoveRule(on) => self.opts.tb.rule50 = on,
+            Change::SyzygyProbeLimit(n) => self.opts.tb.probe_limit = n,
+        }
+    }
+
+    /// (Re)loads the tablebases; only called while no search runs, so the `Arc` swap is safe
+    /// for the searchers, which take their own clone at each `go`.
+    pub fn load_tablebases(&mut self, path: &str) {
+        self.opts.syzygy_path = path.to_string();
+        if crate::tb::split_paths(path).is_empty() {
+            self.tb = None;
+            self.out.line("info string Syzygy tablebases unloaded");
+            return;
+        }
+        let loaded = crate::tb::load(path);
+        for e in &loaded.errors {
+            self.error(e);
+        }
+        match loaded.prober {
+            Some(p) => {
+                self.out.line(&format!(
+                    "info string Syzygy: found {} WDL and {} DTZ tables, up to {} pieces",
+                    p.wdl_files, p.dtz_files, p.max_pieces
+                ));
+                self.tb = Some(Arc::new(p));
+            }
+            None => {
+                self.tb = None;
+                self.out.line("info string Syzygy: no tables found");
+            }
         }
     }
 
@@ -379,6 +414,24 @@ impl Coordinator {
         if self.debug {
             self.out.line(&format!("info string limits {limits:?}"));
         }
+        // Tablebase root: search only the moves that keep the best outcome.
+        let mut root_tb = None;
+        if let Some(tb) = &self.tb {
+            let candidates = if searchmoves.is_empty() {
+                self.board.legal_moves().to_vec()
+            } else {
+                searchmoves.clone()
+            };
+            if let Some(r) = tb.rank_root(
+                &self.board,
+                &candidates,
+                self.opts.tb.rule50,
+                self.opts.tb.probe_limit,
+            ) {
+                searchmoves = r.moves.clone();
+                root_tb = Some(r);
+            }
+        }
         let control = Arc::new(Control::new(self.pool.threads(), go.ponder));
         self.tt.new_search();
         let out = self.out.clone();
@@ -394,6 +447,9 @@ impl Coordinator {
             output: Arc::new(move |s: &str| out.line(s)),
             new_game: std::mem::take(&mut self.new_game),
             verbose: true,
+            tb: self.tb.clone(),
+            tb_config: self.opts.tb,
+            root_tb,
         };
         let tx = self.tx.clone();
         self.searching = Some(control);

@@ -1,5 +1,6 @@
 //! The table of UCI options, named as Stockfish names them.
 
+use crate::search::TbConfig;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -10,6 +11,8 @@ pub struct Options {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
+    pub syzygy_path: String,
+    pub tb: TbConfig,
 }
 
 impl Default for Options {
@@ -21,6 +24,8 @@ impl Default for Options {
             move_overhead: 10,
             ponder: false,
             chess960: false,
+            syzygy_path: String::new(),
+            tb: TbConfig::default(),
         }
     }
 }
@@ -51,6 +56,19 @@ pub fn describe() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name SyzygyPath type string default <empty>".to_string(),
+        format!(
+            "option name SyzygyProbeDepth type spin default {} min 1 max 100",
+            d.tb.probe_depth
+        ),
+        format!(
+            "option name Syzygy50MoveRule type check default {}",
+            d.tb.rule50
+        ),
+        format!(
+            "option name SyzygyProbeLimit type spin default {} min 0 max 7",
+            d.tb.probe_limit
+        ),
     ]
 }
 
@@ -64,6 +82,10 @@ pub enum Change {
     Ponder(bool),
     Chess960(bool),
     ClearHash,
+    SyzygyPath(String),
+    SyzygyProbeDepth(i32),
+    Syzygy50MoveRule(bool),
+    SyzygyProbeLimit(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +157,21 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         "ponder" => check("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(Change::Chess960),
         "clear hash" => Ok(Change::ClearHash),
+        "syzygypath" => {
+            let v = value.ok_or(OptionError::MissingValue("SyzygyPath"))?.trim();
+            Ok(Change::SyzygyPath(if v == "<empty>" {
+                String::new()
+            } else {
+                v.to_string()
+            }))
+        }
+        "syzygyprobedepth" => {
+            spin("SyzygyProbeDepth", value, 1, 100).map(|n| Change::SyzygyProbeDepth(n as i32))
+        }
+        "syzygy50moverule" => check("Syzygy50MoveRule", value).map(Change::Syzygy50MoveRule),
+        "syzygyprobelimit" => {
+            spin("SyzygyProbeLimit", value, 0, 7).map(|n| Change::SyzygyProbeLimit(n as usize))
+        }
         _ => Err(OptionError::Unknown(name.to_string())),
     }
 }
