@@ -8,7 +8,10 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   lazuli                                    run the UCI engine on stdin/stdout
   lazuli bench [depth]                      search the bench positions; last line: N nodes M nps
+  lazuli --syzygy-config FILE               run the UCI engine with tablebase settings from FILE
+                                            (or name it in LAZULI_SYZYGY_CONFIG)
   lazuli perft <depth> [--chess960] [fen]   count leaf nodes (divide per root move)
+  lazuli tb <dir>... [--probe \"<fen>\"]      check a Syzygy download; probe a position
   lazuli help                               this text";
 
 fn main() -> ExitCode {
@@ -19,13 +22,8 @@ fn main() -> ExitCode {
             println!("{USAGE}");
             ExitCode::SUCCESS
         }
-        None => match lazuli::uci::coordinator::run(std::io::stdin(), lazuli::uci::Out::stdout()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("lazuli: {e}");
-                ExitCode::from(1)
-            }
-        },
+        None | Some("--syzygy-config") => run_uci(&args),
+        Some("tb") => run_tb(&args[1..]),
         Some("bench") => {
             let depth = match args.get(1).map(|d| d.parse::<u32>()) {
                 None => lazuli::bench::DEFAULT_DEPTH,
@@ -107,4 +105,170 @@ fn run_perft(args: &[String]) -> ExitCode {
     println!("Time: {:.3} s", secs);
     println!("Nodes/second: {:.0}", total as f64 / secs.max(1e-9));
     ExitCode::SUCCESS
+}
+
+/// The UCI engine, with tablebase settings from `--syzygy-config FILE` or
+/// `LAZULI_SYZYGY_CONFIG`.
+fn run_uci(args: &[String]) -> ExitCode {
+    let file = match args.first().map(String::as_str) {
+        Some("--syzygy-config") => match args.get(1) {
+            Some(f) => Some(std::path::PathBuf::from(f)),
+            None => {
+                eprintln!("lazuli: --syzygy-config needs a file\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => std::env::var_os("LAZULI_SYZYGY_CONFIG").map(std::path::PathBuf::from),
+    };
+    let mut initial = Vec::new();
+    if let Some(f) = file {
+        let parsed = std::fs::read_to_string(&f)
+            .map_err(|e| vec![e.to_string()])
+            .and_then(|t| lazuli::uci::config::parse(&t));
+        match parsed {
+            Ok(pairs) => initial = pairs,
+            Err(errors) => {
+                for e in errors {
+                    println!("info string error: {}: {e}", f.display());
+                }
+            }
+        }
+    }
+    match lazuli::uci::coordinator::run(std::io::stdin(), lazuli::uci::Out::stdout(), &initial) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lazuli: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `lazuli tb <dir>... [--probe "<fen>"]`: what a Syzygy download holds, and a probe.
+fn run_tb(args: &[String]) -> ExitCode {
+    use lazuli::tb;
+    let mut dirs = Vec::new();
+    let mut probe = None;
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--probe" {
+            let Some(f) = args.get(i + 1) else {
+                eprintln!("lazuli tb: --probe needs a FEN\n{USAGE}");
+                return ExitCode::from(2);
+            };
+            probe = Some(f.clone());
+            i += 2;
+        } else {
+            dirs.push(args[i].clone());
+            i += 1;
+        }
+    }
+    if dirs.is_empty() {
+        eprintln!("lazuli tb: name at least one directory\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    // What files are there (by canonical name), and which are bad.
+    let mut wdl = std::collections::BTreeSet::new();
+    let mut dtz = std::collections::BTreeSet::new();
+    let mut bad = 0;
+    for d in &dirs {
+        let entries = match std::fs::read_dir(d) {
+            Ok(e) => e,
+            Err(e) => {
+                println!("{d}: {e}");
+                bad += 1;
+                continue;
+            }
+        };
+        for path in entries.flatten().map(|e| e.path()) {
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if ext != "rtbw" && ext != "rtbz" {
+                continue;
+            }
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            let name = match stem.split_once('v') {
+                Some((w, b)) => tb::normalize_name(w, b),
+                None => stem.to_string(),
+            };
+            if let Err(e) = tb::check_file(&path) {
+                println!("bad file: {e}");
+                bad += 1;
+                continue;
+            }
+            if ext == "rtbw" {
+                wdl.insert(name)
+            } else {
+                dtz.insert(name)
+            };
+        }
+    }
+    for n in 3..=7 {
+        let all = tb::signatures(n);
+        let both = all
+            .iter()
+            .filter(|s| wdl.contains(*s) && dtz.contains(*s))
+            .count();
+        let wdl_only: Vec<&String> = all
+            .iter()
+            .filter(|s| wdl.contains(*s) && !dtz.contains(*s))
+            .collect();
+        let dtz_only: Vec<&String> = all
+            .iter()
+            .filter(|s| !wdl.contains(*s) && dtz.contains(*s))
+            .collect();
+        let missing: Vec<&String> = all
+            .iter()
+            .filter(|s| !wdl.contains(*s) && !dtz.contains(*s))
+            .collect();
+        println!(
+            "{n}-piece: {both} of {} complete, {} WDL only, {} DTZ only, {} missing",
+            all.len(),
+            wdl_only.len(),
+            dtz_only.len(),
+            missing.len()
+        );
+        let show = |label: &str, v: &[&String]| {
+            if !v.is_empty() {
+                let names: Vec<&str> = v.iter().map(|s| s.as_str()).collect();
+                println!("  {label}: {}", names.join(" "));
+            }
+        };
+        show("WDL only", &wdl_only);
+        show("DTZ only", &dtz_only);
+        // A size with nothing present is simply not installed; list gaps only in partial sets.
+        if both + wdl_only.len() + dtz_only.len() > 0 {
+            show("missing", &missing);
+        }
+    }
+    if let Some(fen) = probe {
+        let loaded = tb::load(&dirs.join(":"));
+        let Some(p) = loaded.prober else {
+            println!("no tables loaded");
+            return ExitCode::from(1);
+        };
+        let board = match Board::from_fen(&fen, false) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("lazuli tb: invalid FEN: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        let show = |v: Option<i32>| v.map_or("unavailable".to_string(), |x| x.to_string());
+        println!(
+            "WDL: {} (2 win, 1 cursed win, 0 draw, -1 blessed loss, -2 loss)",
+            show(p.probe_wdl(&board).or(p.probe_wdl_after_zeroing(&board)))
+        );
+        println!("DTZ: {}", show(p.probe_dtz(&board)));
+        match p.rank_root(&board, &board.legal_moves(), true, 7) {
+            Some(r) => {
+                let moves: Vec<String> = r.moves.iter().map(|m| m.to_uci(false)).collect();
+                println!("best moves: {}", moves.join(" "));
+            }
+            None => println!("best moves: not in the tables"),
+        }
+    }
+    if bad > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -272,3 +272,77 @@ pub struct RootRanking {
     pub wdl: WdlValue,
     pub dtz: Option<i32>,
 }
+
+/// Piece letters in Syzygy's order of value.
+const PCHR: &str = "KQRBNP";
+
+/// The canonical Syzygy name of a material signature (stronger side first), following the
+/// naming rule of the tables: swap when `(len(w), idx(b)) < (len(b), idx(w))`.
+pub fn normalize_name(white: &str, black: &str) -> String {
+    let sort = |s: &str| -> String {
+        let mut v: Vec<char> = s.chars().collect();
+        v.sort_by_key(|c| PCHR.find(*c).unwrap_or(9));
+        v.into_iter().collect()
+    };
+    let (w, b) = (sort(white), sort(black));
+    let idx = |s: &str| -> Vec<usize> { s.chars().map(|c| PCHR.find(c).unwrap_or(9)).collect() };
+    if (w.len(), idx(&b)) < (b.len(), idx(&w)) {
+        format!("{b}v{w}")
+    } else {
+        format!("{w}v{b}")
+    }
+}
+
+/// Every material signature with `n` pieces (kings included), by canonical name, sorted.
+pub fn signatures(n: usize) -> Vec<String> {
+    fn multisets(k: usize, from: usize, cur: &mut String, out: &mut Vec<String>) {
+        if k == 0 {
+            out.push(cur.clone());
+            return;
+        }
+        for (i, c) in "QRBNP".chars().enumerate().skip(from) {
+            cur.push(c);
+            multisets(k - 1, i, cur, out);
+            cur.pop();
+        }
+    }
+    let mut names = std::collections::BTreeSet::new();
+    if n < 3 {
+        return Vec::new();
+    }
+    for a in 0..=n - 2 {
+        let (mut ws, mut bs) = (Vec::new(), Vec::new());
+        multisets(a, 0, &mut String::new(), &mut ws);
+        multisets(n - 2 - a, 0, &mut String::new(), &mut bs);
+        for w in &ws {
+            for b in &bs {
+                names.insert(normalize_name(&format!("K{w}"), &format!("K{b}")));
+            }
+        }
+    }
+    names.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_counts_are_the_known_ones() {
+        let counts: Vec<usize> = (3..=7).map(|n| signatures(n).len()).collect();
+        assert_eq!(counts, vec![5, 30, 110, 365, 1001]);
+        assert_eq!(normalize_name("KR", "KQ"), "KQvKR");
+        assert_eq!(normalize_name("KP", "KRR"), "KRRvKP");
+        assert!(signatures(4).contains(&"KPvKP".to_string()));
+    }
+
+    #[test]
+    fn split_paths_ignores_empty_parts() {
+        assert_eq!(split_paths(""), Vec::<String>::new());
+        assert_eq!(split_paths("<empty>"), Vec::<String>::new());
+        assert_eq!(
+            split_paths("/a::/b "),
+            vec!["/a".to_string(), "/b".to_string()]
+        );
+    }
+}

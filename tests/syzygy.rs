@@ -259,3 +259,29 @@ fn uci_loads_tables_reports_tbhits_and_a_tablebase_score() {
     stdin.write_all(b"quit\n").unwrap();
     child.wait().unwrap();
 }
+
+#[test]
+fn tb_command_lists_the_download_and_probes() {
+    let Some(dir) = tb_dir() else { return };
+    let five = dir.join("5-piece-wdl-only");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lazuli"))
+        .arg("tb")
+        .arg(&dir)
+        .arg(&five)
+        .args(["--probe", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("3-piece: 5 of 5 complete"), "{text}");
+    assert!(text.contains("4-piece: 30 of 30 complete"), "{text}");
+    assert!(
+        text.contains("5-piece: 0 of 110 complete, 1 WDL only"),
+        "{text}"
+    );
+    assert!(text.contains("WDL only: KBNvKN"), "{text}");
+    assert!(
+        text.contains("WDL: 2") && text.contains("DTZ: 27"),
+        "{text}"
+    );
+}

@@ -95,13 +95,21 @@ fn reader_loop(input: impl Read, tx: Sender<Event>) {
 }
 
 /// Runs the UCI loop on `input` until `quit` or end of input.
-pub fn run(input: impl Read + Send + 'static, out: Out) -> std::io::Result<()> {
+/// `initial` options (from a settings file) are applied first, as `setoption` would.
+pub fn run(
+    input: impl Read + Send + 'static,
+    out: Out,
+    initial: &[(String, String)],
+) -> std::io::Result<()> {
     let (tx, rx) = unbounded();
     let reader_tx = tx.clone();
     std::thread::Builder::new()
         .name("lazuli-stdin".into())
         .spawn(move || reader_loop(input, reader_tx))?;
     let mut c = Coordinator::new(out, tx, rx)?;
+    for (name, value) in initial {
+        c.set_option(name, Some(value));
+    }
     c.main_loop();
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The UCI layer: parsing (pure), the options table, and the coordinator that owns the
 //! engine state. Only this module writes to stdout, one whole line at a time.
 
+pub mod config;
 pub mod coordinator;
 pub mod options;
 pub mod parse;
