@@ -131,9 +131,49 @@ fn search(c: &mut Criterion) {
     g.finish();
 }
 
+fn tablebase(c: &mut Criterion) {
+    let dir = std::env::var("LAZULI_SYZYGY")
+        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/syzygy").to_string());
+    let Some(p) = lazuli::tb::load(&dir).prober else {
+        eprintln!("SKIPPED tablebase bench: no tables at {dir}");
+        return;
+    };
+    let boards: Vec<Board> = [
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+        "8/8/1n6/8/7K/8/3k4/1Q6 w - - 0 1",
+        "8/1K6/4q3/8/8/6p1/8/2k5 w - - 0 1",
+    ]
+    .iter()
+    .filter_map(|f| Board::from_fen(f, false).ok())
+    .collect();
+    // Warm the tables (the first probe of a table opens it).
+    for b in &boards {
+        let _ = p.probe_wdl_after_zeroing(b);
+    }
+    let mut g = c.benchmark_group("tb");
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    g.bench_function("wdl_probe_with_conversion", |bencher| {
+        bencher.iter(|| {
+            boards
+                .iter()
+                .filter_map(|b| p.probe_wdl_after_zeroing(black_box(b)))
+                .sum::<i32>()
+        })
+    });
+    g.bench_function("conversion_only", |bencher| {
+        bencher.iter(|| {
+            boards
+                .iter()
+                .filter(|b| lazuli::tb::to_chess(black_box(b)).is_some())
+                .count()
+        })
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
-    targets = tt, eval, search
+    targets = tt, eval, search, tablebase
 }
 criterion_main!(benches);

@@ -26,9 +26,13 @@ def parse_tc(tc):
     return float(base), float(inc or 0)
 
 
-def open_engine(path, threads, hash_mib):
+def open_engine(path, threads, hash_mib, extra=""):
     eng = chess.engine.SimpleEngine.popen_uci(path)
-    eng.configure({"Threads": threads, "Hash": hash_mib})
+    opts = {"Threads": threads, "Hash": hash_mib}
+    for kv in filter(None, extra.split(",")):
+        k, _, v = kv.partition("=")
+        opts[k.strip()] = v.strip()
+    eng.configure(opts)
     return eng
 
 
@@ -87,24 +91,31 @@ def main():
     ap.add_argument("--book", default="../shared/books/8mvs_+90_+99.epd")
     ap.add_argument("--pgn", default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--options1", default="", help="extra options of engine A: Name=value,...")
+    ap.add_argument("--options2", default="", help="extra options of engine B: Name=value,...")
+    ap.add_argument("--fens", default=None,
+                    help="play these positions in order instead of random book lines (EPD: first 4 fields)")
     args = ap.parse_args()
 
     base, inc = parse_tc(args.tc)
     try:
-        with open(args.book) as f:
+        with open(args.fens or args.book) as f:
             book = [l.strip() for l in f if l.strip() and not l.startswith("#")]
     except OSError:
         book = [chess.STARTING_FEN]
+    if args.fens:
+        book = [" ".join(l.split()[:4]) + " 0 1" for l in book]
     rng = random.Random(args.seed)
-    a = open_engine(args.engine, args.threads, args.hash)
-    b = open_engine(args.engine2 or args.engine, args.threads, args.hash)
+    a = open_engine(args.engine, args.threads, args.hash, args.options1)
+    b = open_engine(args.engine2 or args.engine, args.threads, args.hash, args.options2)
     score = {"A": 0.0, "B": 0.0}
     bad = 0
     terminations = {}
     pgn = open(args.pgn, "w") if args.pgn else None
     try:
         for g in range(args.games):
-            fen = book[rng.randrange(len(book))] if g % 2 == 0 else fen
+            if g % 2 == 0:
+                fen = book[(g // 2) % len(book)] if args.fens else book[rng.randrange(len(book))]
             # Each opening is played twice, colours reversed.
             if g % 2 == 0:
                 engines, names = {chess.WHITE: a, chess.BLACK: b}, {chess.WHITE: "A", chess.BLACK: "B"}
