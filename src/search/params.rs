@@ -9,6 +9,13 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE: i32 = 3;
 pub const NMP_DIVISOR: i32 = 4;
 
+/// Late move reductions: `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR` plies for
+/// quiet moves after the first `LMR_MIN_MOVES`, from depth `LMR_MIN_DEPTH` on.
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 3;
+
 /// How often (in nodes) a searcher looks at the clock and the stop flag.
 pub const CHECK_EVERY: u64 = 1024;
 

@@ -39,6 +39,8 @@ pub struct Worker {
     null_move: [bool; MAX_PLY + 2],
     /// Repetitions are searched for only above this index of `keys` (a null move breaks them).
     rep_floor: usize,
+    /// Late move reduction by `[depth][move number]`, both capped at 63.
+    lmr: Box<[[i32; 64]; 64]>,
     pv_idx: usize,
 }
 
@@ -58,6 +60,15 @@ impl Worker {
             stopped: false,
             null_move: [false; MAX_PLY + 2],
             rep_floor: 0,
+            lmr: Box::new(std::array::from_fn(|d| {
+                std::array::from_fn(|m| {
+                    if d == 0 || m == 0 {
+                        0
+                    } else {
+                        (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32
+                    }
+                })
+            })),
             pv_idx: 0,
         }
     }
@@ -617,7 +628,36 @@ impl Worker {
             let score = if i == 0 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
-                let s = -self.negamax(job, &child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                // Late move reductions: quiet moves late in the order are searched shallower
+                // first, and again at full depth only if they beat alpha.
+                let mut s = alpha + 1;
+                let quiet = !capture && !mv.is_promotion();
+                if depth >= LMR_MIN_DEPTH
+                    && i >= LMR_MIN_MOVES
+                    && quiet
+                    && !in_check
+                    && !child.in_check()
+                {
+                    let mut r = self.lmr[(depth as usize).min(63)][i.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    let r = r.clamp(0, (new_depth - 1).max(0));
+                    if r > 0 {
+                        s = -self.negamax(
+                            job,
+                            &child,
+                            new_depth - r,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            false,
+                        );
+                    }
+                }
+                if s > alpha {
+                    s = -self.negamax(job, &child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
                 if pv_node && s > alpha && s < beta && !self.stopped {
                     -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
                 } else {
