@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use lazuli::chess::{Board, Move};
-use lazuli::search::{Control, Job, Limits, Worker};
+use lazuli::search::Worker;
 use lazuli::tt::{Bound, Table, TtData};
 use std::sync::Arc;
 use std::time::Duration;
@@ -105,25 +105,7 @@ fn search(c: &mut Criterion) {
             b.iter(|| {
                 let tt = Arc::new(Table::new(16).expect("16 MiB"));
                 let mut w = Worker::new(0);
-                let job = Job {
-                    board,
-                    history: Vec::new(),
-                    limits: Limits {
-                        depth: Some(depth),
-                        ..Limits::default()
-                    },
-                    multipv: 1,
-                    searchmoves: Vec::new(),
-                    chess960: false,
-                    tt,
-                    control: Arc::new(Control::new(1, false)),
-                    output: Arc::new(|_: &str| {}),
-                    new_game: true,
-                    verbose: false,
-                    tb: None,
-                    tb_config: Default::default(),
-                    root_tb: None,
-                };
+                let job = lazuli::bench::fixed_depth_job(board, depth, tt, true);
                 w.search(&job).best
             })
         });

@@ -57,6 +57,29 @@ pub const POSITIONS: [&str; 42] = [
     "8/8/8/3k4/8/8/3KP3/8 w - - 0 1",
 ];
 
+/// A silent single-threaded search of `board` to `depth` (for `bench` and the criterion benches).
+pub fn fixed_depth_job(board: Board, depth: u32, tt: Arc<Table>, new_game: bool) -> Job {
+    Job {
+        board,
+        history: Vec::new(),
+        limits: Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        multipv: 1,
+        searchmoves: Vec::<Move>::new(),
+        chess960: false,
+        tt,
+        control: Arc::new(Control::new(1, false)),
+        output: Arc::new(|_: &str| {}),
+        new_game,
+        verbose: false,
+        tb: None,
+        tb_config: Default::default(),
+        root_tb: None,
+    }
+}
+
 /// Searches every position to `depth`; returns (nodes, milliseconds).
 pub fn run(depth: u32) -> (u64, u64) {
     let tt = match Table::new(16) {
@@ -71,25 +94,7 @@ pub fn run(depth: u32) -> (u64, u64) {
             continue;
         };
         tt.new_search();
-        let job = Job {
-            board,
-            history: Vec::new(),
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            multipv: 1,
-            searchmoves: Vec::<Move>::new(),
-            chess960: false,
-            tt: tt.clone(),
-            control: Arc::new(Control::new(1, false)),
-            output: Arc::new(|_: &str| {}),
-            new_game: i == 0,
-            verbose: false,
-            tb: None,
-            tb_config: Default::default(),
-            root_tb: None,
-        };
+        let job = fixed_depth_job(board, depth, tt.clone(), i == 0);
         worker.search(&job);
         nodes += worker.nodes();
     }

@@ -126,6 +126,16 @@ impl Drop for Engine {
 
 const SECS: Duration = Duration::from_secs(30);
 
+/// The last `info depth` line of a search's output.
+fn last_info(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .map(String::as_str)
+        .expect("an info depth line")
+}
+
 #[test]
 fn handshake_lists_options() {
     let mut e = Engine::start();
@@ -339,11 +349,7 @@ fn finds_mate_in_two_with_the_right_score() {
     e.send("position fen 6k1/5ppp/8/8/8/8/1r3PPP/RR4K1 w - - 0 1");
     e.send("go depth 6");
     let (mv, lines) = e.bestmove(SECS);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last = last_info(&lines);
     assert!(last.contains("score mate 2"), "{last}");
     assert!(mv == "b1b8" || mv == "a1a8", "{mv}");
 }
@@ -476,11 +482,7 @@ fn repetition_in_the_game_history_is_a_draw() {
     e.send("position fen 4k3/q7/8/8/8/8/8/4K1N1 w - - 0 1 moves g1f3 a7a6 f3g1 a6a7 g1f3 a7a6 f3g1 a6a7");
     e.send("go depth 4");
     let (mv, lines) = e.bestmove(SECS);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last = last_info(&lines);
     assert!(last.contains("score cp 0 "), "{last}");
     assert_eq!(mv, "g1f3");
 }

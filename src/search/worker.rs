@@ -457,6 +457,27 @@ impl Worker {
         }
     }
 
+    /// What every node does first: count itself, notice a stop, track the selective depth and
+    /// apply the 50-move rule (a mate delivered on the 100th half-move still stands).
+    /// `Some(score)` ends the node.
+    #[inline]
+    fn enter_node(&mut self, job: &Job, board: &Board, ply: usize) -> Option<i32> {
+        self.pv_len[ply.min(MAX_PLY)] = 0;
+        self.tick(job);
+        if self.stopped {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if board.halfmove_clock() >= 100 {
+            return Some(if board.in_check() && !board.has_legal_move() {
+                mated_in(ply)
+            } else {
+                0
+            });
+        }
+        None
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -471,23 +492,10 @@ impl Worker {
         if depth <= 0 {
             return self.qsearch(job, board, alpha, beta, ply);
         }
-        self.pv_len[ply] = 0;
-        self.tick(job);
-        if self.stopped {
-            return 0;
+        if let Some(score) = self.enter_node(job, board, ply) {
+            return score;
         }
-        self.seldepth = self.seldepth.max(ply);
         let in_check = board.in_check();
-
-        // Draws and the end of the ply range.
-        if board.halfmove_clock() >= 100 {
-            // A mate delivered on the 100th half-move stands.
-            return if in_check && !board.has_legal_move() {
-                mated_in(ply)
-            } else {
-                0
-            };
-        }
         if self.is_repetition(board) || board.is_insufficient_material() {
             return 0;
         }
@@ -507,17 +515,9 @@ impl Worker {
         if let Some(d) = tt
             && !pv_node
             && d.depth as i32 >= depth
+            && let Some(s) = tt_cutoff(&d, ply, alpha, beta)
         {
-            let s = score_from_tt(d.score, ply);
-            let usable = match d.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            };
-            if usable {
-                return s;
-            }
+            return s;
         }
 
         // Tablebase WDL probe: right after a capture or pawn move, without castling rights,
@@ -716,20 +716,10 @@ impl Worker {
     }
 
     fn qsearch(&mut self, job: &Job, board: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply.min(MAX_PLY)] = 0;
-        self.tick(job);
-        if self.stopped {
-            return 0;
+        if let Some(score) = self.enter_node(job, board, ply) {
+            return score;
         }
-        self.seldepth = self.seldepth.max(ply);
         let in_check = board.in_check();
-        if board.halfmove_clock() >= 100 {
-            return if in_check && !board.has_legal_move() {
-                mated_in(ply)
-            } else {
-                0
-            };
-        }
         if board.is_insufficient_material() {
             return 0;
         }
@@ -739,17 +729,10 @@ impl Worker {
 
         let key = board.key();
         let tt = job.tt.probe(key);
-        if let Some(d) = tt {
-            let s = score_from_tt(d.score, ply);
-            let usable = match d.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-                Bound::None => false,
-            };
-            if usable {
-                return s;
-            }
+        if let Some(d) = tt
+            && let Some(s) = tt_cutoff(&d, ply, alpha, beta)
+        {
+            return s;
         }
 
         let mut best = -INF;
@@ -884,4 +867,17 @@ fn pick(moves: &mut [Move], scores: &mut [i32; 256], i: usize) -> Move {
     scores.swap(i, best);
     moves.swap(i, best);
     moves[i]
+}
+
+/// The score of a TT entry when its bound settles the node for the window (alpha, beta).
+#[inline]
+fn tt_cutoff(d: &TtData, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = score_from_tt(d.score, ply);
+    let usable = match d.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    };
+    usable.then_some(s)
 }
