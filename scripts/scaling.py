@@ -14,7 +14,7 @@ import sys
 import os
 
 sys.path.insert(0, os.path.dirname(__file__))
-from uci_client import Engine  # noqa: E402
+from uci_client import Engine, last_info  # noqa: E402
 
 POSITIONS = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -26,14 +26,6 @@ POSITIONS = [
     "8/5pk1/6p1/3R4/1r6/6P1/5PK1/8 b - - 0 40",
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
 ]
-
-
-def last_info(lines):
-    for l in reversed(lines):
-        if l.startswith("info depth") and " nps " in l:
-            w = l.split()
-            return {w[i]: w[i + 1] for i in range(len(w) - 1) if w[i] in ("nps", "nodes", "time", "depth")}
-    return {}
 
 
 def main():

@@ -36,7 +36,8 @@ def open_engine(path, threads, hash_mib, extra=""):
     return eng
 
 
-def play_game(engines, names, fen, base, inc, game_no):
+def play_game(engines, names, fen, base, inc, game_no, nodes=0, event="Lazuli self-play"):
+    """One game with real clocks (or `nodes` per move, no clocks); returns (result, reason, pgn)."""
     board = chess.Board(fen)
     clocks = {chess.WHITE: base, chess.BLACK: base}
     result, reason = None, None
@@ -46,9 +47,12 @@ def play_game(engines, names, fen, base, inc, game_no):
             result, reason = outcome.result(), outcome.termination.name.lower()
             break
         side = board.turn
-        limit = chess.engine.Limit(
-            white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
-            white_inc=inc, black_inc=inc)
+        if nodes:
+            limit = chess.engine.Limit(nodes=nodes)
+        else:
+            limit = chess.engine.Limit(
+                white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+                white_inc=inc, black_inc=inc)
         t0 = time.monotonic()
         try:
             # `game` makes python-chess send ucinewgame when a new game starts.
@@ -57,20 +61,20 @@ def play_game(engines, names, fen, base, inc, game_no):
             result = "0-1" if side == chess.WHITE else "1-0"
             reason = f"crash or protocol error by {names[side]}: {e}"
             break
-        spent = time.monotonic() - t0
-        clocks[side] -= spent
-        if clocks[side] < 0:
-            result = "0-1" if side == chess.WHITE else "1-0"
-            reason = f"time forfeit by {names[side]} ({-clocks[side]*1000:.0f} ms over)"
-            break
-        clocks[side] += inc
+        if not nodes:
+            clocks[side] -= time.monotonic() - t0
+            if clocks[side] < 0:
+                result = "0-1" if side == chess.WHITE else "1-0"
+                reason = f"time forfeit by {names[side]} ({-clocks[side]*1000:.0f} ms over)"
+                break
+            clocks[side] += inc
         if res.move is None or res.move not in board.legal_moves:
             result = "0-1" if side == chess.WHITE else "1-0"
             reason = f"illegal move {res.move} by {names[side]}"
             break
         board.push(res.move)
     game = chess.pgn.Game.from_board(board)
-    game.headers["Event"] = "Lazuli self-play"
+    game.headers["Event"] = event
     game.headers["Round"] = str(game_no)
     game.headers["White"] = names[chess.WHITE]
     game.headers["Black"] = names[chess.BLACK]

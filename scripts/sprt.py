@@ -22,15 +22,12 @@ import os
 import random
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import chess
-import chess.engine
-import chess.pgn
 
 sys.path.insert(0, os.path.dirname(__file__))
-from selfplay import open_engine, parse_tc  # noqa: E402
+from selfplay import open_engine, parse_tc, play_game  # noqa: E402
 
 
 def logistic(elo):
@@ -69,41 +66,10 @@ def elo_interval(penta):
 
 
 def play(engines, names, fen, args, game_no):
-    """One game; returns (result for engine 'A' in points, termination, pgn game)."""
-    board = chess.Board(fen)
+    """One game; returns (points for engine 'A', termination, pgn game)."""
     base, inc = parse_tc(args.tc) if not args.nodes else (0, 0)
-    clocks = {chess.WHITE: base, chess.BLACK: base}
-    result = reason = None
-    while result is None:
-        if board.is_game_over(claim_draw=True):
-            outcome = board.outcome(claim_draw=True)
-            result, reason = outcome.result(), outcome.termination.name.lower()
-            break
-        side = board.turn
-        if args.nodes:
-            limit = chess.engine.Limit(nodes=args.nodes)
-        else:
-            limit = chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
-                                       white_inc=inc, black_inc=inc)
-        t0 = time.monotonic()
-        try:
-            res = engines[side].play(board, limit, game=game_no)
-        except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
-            result, reason = ("0-1" if side == chess.WHITE else "1-0"), f"crash by {names[side]}: {e}"
-            break
-        if not args.nodes:
-            clocks[side] -= time.monotonic() - t0
-            if clocks[side] < 0:
-                result, reason = ("0-1" if side == chess.WHITE else "1-0"), f"time forfeit by {names[side]}"
-                break
-            clocks[side] += inc
-        if res.move is None or res.move not in board.legal_moves:
-            result, reason = ("0-1" if side == chess.WHITE else "1-0"), f"illegal move by {names[side]}"
-            break
-        board.push(res.move)
-    game = chess.pgn.Game.from_board(board)
-    game.headers.update({"Event": "Lazuli SPRT", "Round": str(game_no), "White": names[chess.WHITE],
-                         "Black": names[chess.BLACK], "Result": result, "Termination": reason, "FEN": fen})
+    result, reason, game = play_game(engines, names, fen, base, inc, game_no, nodes=args.nodes,
+                                     event="Lazuli SPRT")
     points_a = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
     if names[chess.WHITE] != "A":
         points_a = 1.0 - points_a

@@ -10,7 +10,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from uci_client import Engine  # noqa: E402
+from uci_client import Engine, last_info  # noqa: E402
 
 FENS = [
     "8/5k2/8/3p4/3P4/2r5/2R5/4K3 w - - 0 1",
@@ -29,9 +29,9 @@ def run(path, opts, movetime):
         e.send(f"position fen {fen}")
         e.send(f"go movetime {movetime}")
         _, lines = e.wait(lambda l: l.startswith("bestmove"), timeout=movetime / 1000 + 30)
-        last = [l for l in lines if l.startswith("info depth") and " nps " in l][-1].split()
-        nps.append(int(last[last.index("nps") + 1]))
-        hits.append(int(last[last.index("tbhits") + 1]))
+        info = last_info(lines)
+        nps.append(int(info.get("nps", 0)))
+        hits.append(int(info.get("tbhits", 0)))
     e.quit()
     return nps, hits
 

@@ -6,6 +6,16 @@ import threading
 import time
 
 
+def last_info(lines):
+    """Fields of the last `info depth ... nps ...` line as a dict of name -> text."""
+    for line in reversed(lines):
+        if line.startswith("info depth") and " nps " in line:
+            w = line.split()
+            return {w[i]: w[i + 1] for i in range(len(w) - 1)
+                    if w[i] in ("depth", "nodes", "nps", "time", "tbhits", "hashfull")}
+    return {}
+
+
 class Engine:
     def __init__(self, path, options=None):
         self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -119,7 +119,7 @@ impl Coordinator {
         let opts = Options::default();
         let tt =
             Arc::new(Table::new(opts.hash_mib).map_err(|e| std::io::Error::other(e.to_string()))?);
-        let pool = Pool::new(opts.threads)?;
+        let pool = Pool::new(options::DEFAULT_THREADS)?;
         pool.clear_table(&tt);
         Ok(Coordinator {
             out,
@@ -317,12 +317,8 @@ impl Coordinator {
                         Err(e) => return self.error(format!("cannot start threads: {e}")),
                     };
                     match Pool::new(n) {
-                        Ok(p) => {
-                            self.pool = p;
-                            self.opts.threads = n;
-                        }
+                        Ok(p) => self.pool = p,
                         Err(e) => {
-                            self.opts.threads = 1;
                             self.error(format!("cannot start {n} threads ({e}); using 1"));
                         }
                     }
@@ -343,7 +339,6 @@ impl Coordinator {
     /// (Re)loads the tablebases; only called while no search runs, so the `Arc` swap is safe
     /// for the searchers, which take their own clone at each `go`.
     pub fn load_tablebases(&mut self, path: &str) {
-        self.opts.syzygy_path = path.to_string();
         if crate::tb::split_paths(path).is_empty() {
             self.tb = None;
             self.out.line("info string Syzygy tablebases unloaded");

@@ -6,12 +6,10 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
     pub hash_mib: u64,
-    pub threads: usize,
     pub multipv: usize,
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
-    pub syzygy_path: String,
     pub tb: TbConfig,
 }
 
@@ -19,12 +17,10 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             hash_mib: 16,
-            threads: 1,
             multipv: 1,
             move_overhead: 10,
             ponder: false,
             chess960: false,
-            syzygy_path: String::new(),
             tb: TbConfig::default(),
         }
     }
@@ -32,6 +28,8 @@ impl Default for Options {
 
 pub const MAX_HASH_MIB: u64 = 1 << 20;
 pub const MAX_THREADS: usize = 1024;
+/// The thread count the pool starts with (afterwards the pool itself holds the count).
+pub const DEFAULT_THREADS: usize = 1;
 
 /// The `option ...` lines answered to `uci`.
 pub fn describe() -> Vec<String> {
@@ -41,10 +39,7 @@ pub fn describe() -> Vec<String> {
             "option name Hash type spin default {} min 1 max {MAX_HASH_MIB}",
             d.hash_mib
         ),
-        format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            d.threads
-        ),
+        format!("option name Threads type spin default {DEFAULT_THREADS} min 1 max {MAX_THREADS}"),
         format!(
             "option name MultiPV type spin default {} min 1 max 256",
             d.multipv
