@@ -9,6 +9,7 @@ pub mod magics;
 pub mod movegen;
 pub mod notation;
 pub mod perft;
+pub mod see;
 pub mod types;
 pub mod zobrist;
 

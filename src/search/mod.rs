@@ -5,6 +5,8 @@
 //! the searchers read it, and dependencies point down: `threads` uses `search`, never the
 //! reverse.
 
+mod history;
+mod movepick;
 pub mod params;
 mod worker;
 

@@ -1,9 +1,11 @@
 //! A searcher's own state and the search proper.
 
+use super::history::{Histories, PieceTo, stat_bonus};
+use super::movepick::{Picker, Stage, is_tactical};
 use super::params::*;
 use super::{INF, Job, MATE_BOUND, MAX_PLY, ThreadResult, format_score, mate_in, mated_in};
 use crate::chess::movegen::{ALL, CAPTURES};
-use crate::chess::{Board, Move, MoveList, PieceType, generate};
+use crate::chess::{Board, Move, PieceType, generate};
 use crate::eval::evaluate;
 use crate::time::scaled_soft;
 use crate::tt::{Bound, TB_WIN, TtData, score_from_tt, score_to_tt};
@@ -22,8 +24,9 @@ struct RootMove {
 /// `ucinewgame`).
 pub struct Worker {
     pub id: usize,
-    /// Butterfly history `[side][from][to]`.
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    hist: Histories,
+    /// `moved[ply]`: the piece and target of the move made at `ply` (continuation history).
+    moved: [PieceTo; MAX_PLY + 2],
     killers: [[Move; 2]; MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -48,7 +51,8 @@ impl Worker {
     pub fn new(id: usize) -> Worker {
         Worker {
             id,
-            history: Box::new([[[0; 64]; 64]; 2]),
+            hist: Histories::new(),
+            moved: [PieceTo::NONE; MAX_PLY + 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
@@ -74,7 +78,7 @@ impl Worker {
     }
 
     pub fn clear_history(&mut self) {
-        *self.history = [[[0; 64]; 64]; 2];
+        self.hist.clear();
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
     }
 
@@ -391,6 +395,7 @@ impl Worker {
                 ));
             }
             let child = board.make_move(mv);
+            self.moved[0] = PieceTo::of(&board, mv);
             let before = self.nodes;
             self.keys.push(root_key);
             let score = if i == self.pv_idx {
@@ -593,6 +598,7 @@ impl Worker {
             self.keys.push(key);
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
             self.null_move[ply + 1] = true;
+            self.moved[ply] = PieceTo::NONE;
             let s = -self.negamax(job, &child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
             self.null_move[ply + 1] = false;
             self.rep_floor = floor;
@@ -605,24 +611,27 @@ impl Worker {
             }
         }
 
-        let mut list = MoveList::new();
-        generate::<ALL>(board, &mut list);
-        if list.is_empty() {
+        let mut picker = Picker::new();
+        generate::<ALL>(board, &mut picker.list);
+        if picker.list.is_empty() {
             return if in_check { mated_in(ply) } else { 0 };
         }
-        let mut scores = [0i32; 256];
-        self.score_moves(board, &list, tt_move, ply, &mut scores);
+        let prev = self.prev_moves(ply);
+        let killers = self.killers[ply.min(MAX_PLY)];
+        picker.score(board, tt_move, killers, prev, &self.hist);
 
         let original_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Move::NONE;
-        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
-        let n = list.len();
-        for i in 0..n {
-            let mv = pick(list.as_mut_slice(), &mut scores, i);
-            let capture = is_capture(board, mv);
+        let mut captures_tried = [Move::NONE; 32];
+        let mut n_captures = 0;
+        let mut i = 0;
+        while let Some((mv, stage)) = picker.next(board, &self.hist) {
+            let quiet = !is_tactical(board, mv);
             let child = board.make_move(mv);
+            self.moved[ply] = PieceTo::of(board, mv);
             let new_depth = depth - 1 + if child.in_check() { 1 } else { 0 };
             self.keys.push(key);
             let score = if i == 0 {
@@ -631,10 +640,9 @@ impl Worker {
                 // Late move reductions: quiet moves late in the order are searched shallower
                 // first, and again at full depth only if they beat alpha.
                 let mut s = alpha + 1;
-                let quiet = !capture && !mv.is_promotion();
                 if depth >= LMR_MIN_DEPTH
                     && i >= LMR_MIN_MOVES
-                    && quiet
+                    && (quiet || stage == Stage::BadCapture)
                     && !in_check
                     && !child.in_check()
                 {
@@ -665,6 +673,7 @@ impl Worker {
                 }
             };
             self.keys.pop();
+            i += 1;
             if self.stopped {
                 return 0;
             }
@@ -677,16 +686,38 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        if !capture && !mv.is_promotion() {
-                            self.reward_quiet(board, mv, depth, ply, &quiets_tried[..n_quiets]);
+                        let bonus = stat_bonus(depth);
+                        if quiet {
+                            self.hist.update_quiets(
+                                board,
+                                mv,
+                                &quiets_tried[..n_quiets],
+                                prev,
+                                bonus,
+                            );
+                            let k = &mut self.killers[ply.min(MAX_PLY)];
+                            if k[0] != mv {
+                                k[1] = k[0];
+                                k[0] = mv;
+                            }
+                        } else {
+                            self.hist.update_capture(board, mv, bonus);
+                        }
+                        for &c in &captures_tried[..n_captures] {
+                            self.hist.update_capture(board, c, -bonus);
                         }
                         break;
                     }
                 }
             }
-            if !capture && !mv.is_promotion() && n_quiets < quiets_tried.len() {
-                quiets_tried[n_quiets] = mv;
-                n_quiets += 1;
+            if quiet {
+                if n_quiets < quiets_tried.len() {
+                    quiets_tried[n_quiets] = mv;
+                    n_quiets += 1;
+                }
+            } else if n_captures < captures_tried.len() {
+                captures_tried[n_captures] = mv;
+                n_captures += 1;
             }
         }
 
@@ -736,8 +767,13 @@ impl Worker {
         }
 
         let mut best = -INF;
+        let mut static_eval = -INF;
         if !in_check {
-            let stand_pat = evaluate(board);
+            static_eval = match tt {
+                Some(d) if d.eval as i32 > -INF => d.eval as i32,
+                _ => evaluate(board),
+            };
+            let stand_pat = static_eval;
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -745,26 +781,32 @@ impl Worker {
             best = stand_pat;
         }
 
-        let mut list = MoveList::new();
+        let mut picker = Picker::new();
         if in_check {
-            generate::<ALL>(board, &mut list);
-            if list.is_empty() {
+            generate::<ALL>(board, &mut picker.list);
+            if picker.list.is_empty() {
                 return mated_in(ply);
             }
         } else {
-            generate::<CAPTURES>(board, &mut list);
+            generate::<CAPTURES>(board, &mut picker.list);
         }
         let tt_move = tt.map_or(Move::NONE, |d| d.mv);
-        let mut scores = [0i32; 256];
-        self.score_moves(board, &list, tt_move, ply, &mut scores);
-        let n = list.len();
-        for i in 0..n {
-            let mv = pick(list.as_mut_slice(), &mut scores, i);
-            // Outside check, under-promotions are not worth a quiescence node.
-            if !in_check && mv.is_promotion() && mv.promotion_piece() != PieceType::Queen {
-                continue;
+        let prev = self.prev_moves(ply);
+        picker.score(board, tt_move, [Move::NONE; 2], prev, &self.hist);
+        let original_alpha = alpha;
+        let mut best_move = Move::NONE;
+        while let Some((mv, stage)) = picker.next(board, &self.hist) {
+            if !in_check {
+                // Losing captures and under-promotions are not worth a quiescence node.
+                if stage == Stage::BadCapture {
+                    break;
+                }
+                if mv.is_promotion() && mv.promotion_piece() != PieceType::Queen {
+                    continue;
+                }
             }
             let child = board.make_move(mv);
+            self.moved[ply] = PieceTo::of(board, mv);
             self.keys.push(key);
             let score = -self.qsearch(job, &child, -beta, -alpha, ply + 1);
             self.keys.pop();
@@ -774,6 +816,7 @@ impl Worker {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     alpha = score;
                     if score >= beta {
                         break;
@@ -781,94 +824,47 @@ impl Worker {
                 }
             }
         }
+        if in_check && best == -INF {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        job.tt.store(
+            key,
+            TtData {
+                mv: best_move,
+                score: score_to_tt(best, ply),
+                eval: static_eval.clamp(-30_000, 30_000) as i16,
+                depth: 0,
+                bound,
+                pv: false,
+            },
+        );
         best
     }
 
-    fn score_moves(
-        &self,
-        board: &Board,
-        list: &MoveList,
-        tt_move: Move,
-        ply: usize,
-        out: &mut [i32; 256],
-    ) {
-        let side = board.side_to_move().index();
-        let killers = self.killers[ply.min(MAX_PLY)];
-        for (i, &mv) in list.iter().enumerate() {
-            out[i] = if mv == tt_move {
-                1 << 30
-            } else if is_capture(board, mv) || mv.is_promotion() {
-                let victim = if mv.is_en_passant() {
-                    0
-                } else {
-                    let p = board.piece_on(mv.to());
-                    if p.is_none() {
-                        0
-                    } else {
-                        p.piece_type().index() as i32
-                    }
-                };
-                let attacker = board.piece_on(mv.from()).piece_type().index() as i32;
-                let promo = if mv.is_promotion() && mv.promotion_piece() == PieceType::Queen {
-                    50
-                } else {
-                    0
-                };
-                (1 << 28) + (victim * 10 - attacker + promo) * 1000
-            } else if mv == killers[0] {
-                (1 << 27) + 1
-            } else if mv == killers[1] {
-                1 << 27
+    /// The moves made one and two plies before the node at `ply`.
+    #[inline]
+    fn prev_moves(&self, ply: usize) -> [PieceTo; 2] {
+        [
+            if ply >= 1 {
+                self.moved[ply - 1]
             } else {
-                self.history[side][mv.from().index()][mv.to().index()]
-            };
-        }
-    }
-
-    fn reward_quiet(&mut self, board: &Board, mv: Move, depth: i32, ply: usize, tried: &[Move]) {
-        let side = board.side_to_move().index();
-        let bonus = (depth * depth).min(1200);
-        let update = |h: &mut i32, b: i32| {
-            // Gravity: entries saturate towards +-16384.
-            *h += b - *h * b.abs() / 16384;
-        };
-        update(
-            &mut self.history[side][mv.from().index()][mv.to().index()],
-            bonus,
-        );
-        for &q in tried {
-            update(
-                &mut self.history[side][q.from().index()][q.to().index()],
-                -bonus,
-            );
-        }
-        let k = &mut self.killers[ply.min(MAX_PLY)];
-        if k[0] != mv {
-            k[1] = k[0];
-            k[0] = mv;
-        }
+                PieceTo::NONE
+            },
+            if ply >= 2 {
+                self.moved[ply - 2]
+            } else {
+                PieceTo::NONE
+            },
+        ]
     }
 }
-
-#[inline]
-fn is_capture(board: &Board, mv: Move) -> bool {
-    mv.is_en_passant() || (!mv.is_castle() && !board.piece_on(mv.to()).is_none())
-}
-
-/// Selection sort step: brings the best-scored remaining move to position `i`.
-#[inline]
-fn pick(moves: &mut [Move], scores: &mut [i32; 256], i: usize) -> Move {
-    let mut best = i;
-    for j in i + 1..moves.len() {
-        if scores[j] > scores[best] {
-            best = j;
-        }
-    }
-    scores.swap(i, best);
-    moves.swap(i, best);
-    moves[i]
-}
-
 /// The score of a TT entry when its bound settles the node for the window (alpha, beta).
 #[inline]
 fn tt_cutoff(d: &TtData, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
