@@ -8,7 +8,7 @@ pair it prints games, W/D/L, the Elo estimate with its 95% interval, and the pen
 against the bounds; it stops when the LLR crosses a bound.
 
   scripts/sprt.py NEW OLD [--tc 8+0.08 | --nodes 20000] [--elo0 0 --elo1 5]
-                  [--alpha 0.05 --beta 0.05] [--concurrency 2] [--games 20000]
+                  [--alpha 0.05 --beta 0.05] [--concurrency 2] [--games 20000] [--min-games 40]
                   [--book ../shared/books/8mvs_+90_+99.epd] [--pgn out.pgn]
                   [--options1 Name=value,...] [--options2 ...]
 
@@ -108,6 +108,9 @@ def main():
     ap.add_argument("--beta", type=float, default=0.05)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--games", type=int, default=20000)
+    ap.add_argument("--min-games", type=int, default=40,
+                    help="no decision before this many games (the variance estimate of a handful "
+                         "of pairs is too small to trust)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--book", default=os.path.join(os.path.dirname(__file__), "../../shared/books/8mvs_+90_+99.epd"))
@@ -161,7 +164,7 @@ def main():
                     w, d, l = state["wdl"]
                     print(f"games {state['games']}  W {w} D {d} L {l}  Elo {elo:+.1f} +- {err:.1f}  "
                           f"LLR {x:+.2f} [{lo:.2f}, {hi:.2f}]  penta {state['penta']}", flush=True)
-                    if x <= lo or x >= hi:
+                    if (x <= lo or x >= hi) and state["games"] >= args.min_games:
                         state["done"] = "H1 accepted (new is better)" if x >= hi else "H0 accepted (no gain)"
         finally:
             a.quit()

@@ -158,3 +158,91 @@ impl Default for Picker {
         Picker::new()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::generate;
+    use crate::chess::movegen::ALL;
+
+    fn picked(fen: &str, tt: &str, killers: [&str; 2], hist: &Histories) -> Vec<(String, Stage)> {
+        let b = Board::from_fen(fen, false).expect("test FEN");
+        let mv = |s: &str| {
+            if s.is_empty() {
+                Move::NONE
+            } else {
+                b.parse_uci_move(s).expect("test move")
+            }
+        };
+        let mut p = Picker::new();
+        generate::<ALL>(&b, &mut p.list);
+        let n = p.list.len();
+        p.score(
+            &b,
+            mv(tt),
+            [mv(killers[0]), mv(killers[1])],
+            [PieceTo::NONE; 2],
+            hist,
+        );
+        let mut out = Vec::new();
+        while let Some((m, s)) = p.next(&b, hist) {
+            out.push((m.to_uci(false), s));
+        }
+        assert_eq!(out.len(), n, "every move is handed out once");
+        out
+    }
+
+    #[test]
+    fn stages_come_in_order() {
+        // The rook takes a free pawn on a7 (good capture); Qxd7+ takes a pawn the king guards
+        // (bad capture, last).
+        let fen = "4k3/p2p4/8/8/8/8/8/R2QK3 w - - 0 1";
+        let hist = Histories::new();
+        let out = picked(fen, "e1f2", ["a1b1", ""], &hist);
+        assert_eq!(out[0], ("e1f2".to_string(), Stage::TtMove));
+        assert_eq!(out[1], ("a1a7".to_string(), Stage::GoodCapture));
+        assert_eq!(out[2], ("a1b1".to_string(), Stage::Refutation));
+        let last = out.last().expect("moves");
+        assert_eq!(last, &("d1d7".to_string(), Stage::BadCapture));
+        let stages: Vec<Stage> = out.iter().map(|x| x.1).collect();
+        let rank = |s: &Stage| match s {
+            Stage::TtMove => 0,
+            Stage::GoodCapture => 1,
+            Stage::Refutation => 2,
+            Stage::Quiet => 3,
+            Stage::BadCapture => 4,
+        };
+        assert!(
+            stages.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])),
+            "{stages:?}"
+        );
+    }
+
+    #[test]
+    fn quiets_follow_history() {
+        let fen = "4k3/8/8/8/8/8/8/4K2R w - - 0 1";
+        let b = Board::from_fen(fen, false).expect("test FEN");
+        let mut hist = Histories::new();
+        let good = b.parse_uci_move("h1h7").expect("move");
+        let bad = b.parse_uci_move("h1h2").expect("move");
+        hist.update_quiets(&b, good, &[bad], [PieceTo::NONE; 2], 2000);
+        let out = picked(fen, "", ["", ""], &hist);
+        assert_eq!(out[0].0, "h1h7");
+        assert_eq!(out.last().expect("moves").0, "h1h2");
+    }
+
+    #[test]
+    fn history_saturates() {
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1", false).expect("FEN");
+        let mv = b.parse_uci_move("h1h7").expect("move");
+        let mut hist = Histories::new();
+        for _ in 0..10_000 {
+            hist.update_quiets(&b, mv, &[], [PieceTo::NONE; 2], 2400);
+        }
+        let s = hist.quiet(&b, mv, [PieceTo::NONE; 2]);
+        assert!(
+            s > 15_000 && s <= crate::search::history::HISTORY_MAX,
+            "{s}"
+        );
+    }
+}

@@ -8,7 +8,7 @@ use crate::chess::movegen::{ALL, CAPTURES};
 use crate::chess::{Board, Move, PieceType, generate};
 use crate::eval::evaluate;
 use crate::time::scaled_soft;
-use crate::tt::{Bound, TB_WIN, TtData, score_from_tt, score_to_tt};
+use crate::tt::{Bound, DECISIVE_BOUND, TB_WIN, TtData, score_from_tt, score_to_tt};
 use std::sync::atomic::Ordering::Relaxed;
 
 #[derive(Clone, Debug)]
@@ -25,6 +25,14 @@ struct RootMove {
 pub struct Worker {
     pub id: usize,
     hist: Histories,
+    /// `evals[ply]`: the static eval of the node at `ply` (`-INF` in check).
+    evals: [i32; MAX_PLY + 2],
+    /// `excluded[ply]`: the move a singular-extension search at `ply` leaves out.
+    excluded: [Move; MAX_PLY + 2],
+    /// Double extensions on the path to `ply`.
+    double_ext: [u8; MAX_PLY + 2],
+    /// Static-eval correction by pawn structure, `[side][pawn hash]`.
+    corr: Box<[[i32; CORR_SIZE]; 2]>,
     /// `moved[ply]`: the piece and target of the move made at `ply` (continuation history).
     moved: [PieceTo; MAX_PLY + 2],
     killers: [[Move; 2]; MAX_PLY + 2],
@@ -52,6 +60,10 @@ impl Worker {
         Worker {
             id,
             hist: Histories::new(),
+            evals: [-INF; MAX_PLY + 2],
+            excluded: [Move::NONE; MAX_PLY + 2],
+            double_ext: [0; MAX_PLY + 2],
+            corr: Box::new([[0; CORR_SIZE]; 2]),
             moved: [PieceTo::NONE; MAX_PLY + 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -79,6 +91,7 @@ impl Worker {
 
     pub fn clear_history(&mut self) {
         self.hist.clear();
+        *self.corr = [[0; CORR_SIZE]; 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
     }
 
@@ -103,6 +116,8 @@ impl Worker {
         self.keys.extend_from_slice(&job.history);
         self.rep_floor = 0;
         self.null_move = [false; MAX_PLY + 2];
+        self.excluded = [Move::NONE; MAX_PLY + 2];
+        self.double_ext = [0; MAX_PLY + 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
 
         let legal = job.board.legal_moves();
@@ -515,10 +530,12 @@ impl Worker {
         }
 
         let key = board.key();
+        let excluded = self.excluded[ply];
         let tt = job.tt.probe(key);
         let tt_move = tt.map_or(Move::NONE, |d| d.mv);
         if let Some(d) = tt
             && !pv_node
+            && excluded == Move::NONE
             && d.depth as i32 >= depth
             && let Some(s) = tt_cutoff(&d, ply, alpha, beta)
         {
@@ -528,6 +545,7 @@ impl Worker {
         // Tablebase WDL probe: right after a capture or pawn move, without castling rights,
         // with few enough pieces.
         if let Some(tb) = &job.tb
+            && excluded == Move::NONE
             && board.halfmove_clock() == 0
             && board.castling_rights() == 0
         {
@@ -571,7 +589,7 @@ impl Worker {
             }
         }
 
-        let static_eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else {
             match tt {
@@ -579,6 +597,49 @@ impl Worker {
                 _ => evaluate(board),
             }
         };
+        let static_eval = if in_check {
+            -INF
+        } else {
+            self.corrected(board, raw_eval)
+        };
+        self.evals[ply] = static_eval;
+        // Improving: better than two plies ago (our previous move).
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        // The TT score, where its bound says so, is a better estimate than the static eval.
+        let eval = match tt {
+            Some(d) if !in_check => {
+                let s = score_from_tt(d.score, ply);
+                let fits = match d.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > static_eval,
+                    Bound::Upper => s < static_eval,
+                    Bound::None => false,
+                };
+                if fits && s.abs() < DECISIVE_BOUND {
+                    s
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
+
+        if !pv_node && !in_check && excluded == Move::NONE && beta.abs() < DECISIVE_BOUND {
+            // Reverse futility pruning: far enough above beta that nothing will bring it down.
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Razoring: hopelessly below alpha, only tactics can save it.
+            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_BASE + RAZOR_MULT * depth * depth < alpha {
+                let v = self.qsearch(job, board, alpha - 1, alpha, ply);
+                if self.stopped {
+                    return 0;
+                }
+                if v < alpha {
+                    return v;
+                }
+            }
+        }
 
         // Null-move pruning, not in check, not without pieces (zugzwang guard), not twice.
         let us = board.side_to_move();
@@ -588,12 +649,16 @@ impl Worker {
         if !pv_node
             && !in_check
             && depth >= NMP_MIN_DEPTH
+            && eval >= beta
             && static_eval >= beta
             && non_pawn.any()
             && !after_null
+            && excluded == Move::NONE
             && beta.abs() < MATE_BOUND
         {
-            let r = NMP_BASE + depth / NMP_DIVISOR;
+            let r = NMP_BASE
+                + depth / NMP_DIVISOR
+                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
             let child = board.make_null();
             self.keys.push(key);
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
@@ -610,6 +675,14 @@ impl Worker {
                 return if s >= MATE_BOUND { beta } else { s };
             }
         }
+
+        // Internal iterative reduction: without a TT move this node is probably new and its
+        // ordering poor; search it shallower.
+        let depth = if tt_move == Move::NONE && excluded == Move::NONE && depth >= IIR_MIN_DEPTH {
+            depth - 1
+        } else {
+            depth
+        };
 
         let mut picker = Picker::new();
         generate::<ALL>(board, &mut picker.list);
@@ -628,11 +701,87 @@ impl Worker {
         let mut captures_tried = [Move::NONE; 32];
         let mut n_captures = 0;
         let mut i = 0;
+        let mut move_count = 0;
+        let mut skip_quiets = false;
         while let Some((mv, stage)) = picker.next(board, &self.hist) {
             let quiet = !is_tactical(board, mv);
+            if (quiet && skip_quiets) || mv == excluded {
+                continue;
+            }
+            move_count += 1;
+            let mut hist_score = 0;
+            if quiet {
+                hist_score = self.hist.quiet(board, mv, prev);
+            }
+            // Shallow-depth pruning, once a move that does not lose has been found.
+            if best > -DECISIVE_BOUND && non_pawn.any() {
+                let base_r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
+                let lmr_depth = (depth - 1 - base_r).max(0);
+                if quiet {
+                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    if move_count as i32 > lmp_limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    let gives_check = board.gives_check(mv);
+                    if !in_check
+                        && !gives_check
+                        && lmr_depth <= FP_MAX_DEPTH
+                        && eval + FP_BASE + FP_MULT * lmr_depth <= alpha
+                    {
+                        continue;
+                    }
+                    if !board.see_ge(mv, -SEE_QUIET * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if !board.see_ge(mv, -SEE_CAPTURE * depth) {
+                    continue;
+                }
+            }
+            // Singular extension: is the TT move much better than every other move?
+            let mut extension = 0;
+            if let Some(d) = tt
+                && mv == tt_move
+                && ply > 0
+                && excluded == Move::NONE
+                && depth >= SE_MIN_DEPTH
+                && d.depth as i32 >= depth - SE_TT_DEPTH_MARGIN
+                && matches!(d.bound, Bound::Lower | Bound::Exact)
+            {
+                let tt_score = score_from_tt(d.score, ply);
+                if tt_score.abs() < DECISIVE_BOUND {
+                    let s_beta = tt_score - SE_MARGIN * depth;
+                    self.excluded[ply] = mv;
+                    let v =
+                        self.negamax(job, board, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+                    self.excluded[ply] = Move::NONE;
+                    if self.stopped {
+                        return 0;
+                    }
+                    if v < s_beta {
+                        extension = 1;
+                        if !pv_node
+                            && v < s_beta - SE_DOUBLE_MARGIN
+                            && self.double_ext[ply] < SE_MAX_DOUBLE
+                        {
+                            extension = 2;
+                        }
+                    } else if s_beta >= beta {
+                        // Multi-cut: another move beats beta too.
+                        return s_beta;
+                    } else if tt_score >= beta {
+                        extension = -1;
+                    }
+                }
+            }
             let child = board.make_move(mv);
+            job.tt.prefetch(child.key());
             self.moved[ply] = PieceTo::of(board, mv);
-            let new_depth = depth - 1 + if child.in_check() { 1 } else { 0 };
+            if extension == 0 && child.in_check() {
+                extension = 1;
+            }
+            self.double_ext[ply + 1] = self.double_ext[ply] + (extension == 2) as u8;
+            let new_depth = depth - 1 + extension;
             self.keys.push(key);
             let score = if i == 0 {
                 -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, pv_node)
@@ -646,10 +795,17 @@ impl Worker {
                     && !in_check
                     && !child.in_check()
                 {
-                    let mut r = self.lmr[(depth as usize).min(63)][i.min(63)];
+                    let mut r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
                     if pv_node {
                         r -= 1;
                     }
+                    if !improving {
+                        r += 1;
+                    }
+                    if stage == Stage::Refutation {
+                        r -= 1;
+                    }
+                    r -= hist_score / LMR_HISTORY_DIVISOR;
                     let r = r.clamp(0, (new_depth - 1).max(0));
                     if r > 0 {
                         s = -self.negamax(
@@ -721,6 +877,10 @@ impl Worker {
             }
         }
 
+        if best == -INF {
+            // Only the excluded move was legal.
+            return alpha;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -728,6 +888,18 @@ impl Worker {
         } else {
             Bound::Upper
         };
+        if excluded != Move::NONE {
+            return best;
+        }
+        // Teach the correction history how far the static eval was from the search result.
+        if !in_check
+            && (best_move == Move::NONE || !is_tactical(board, best_move))
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+            && best.abs() < DECISIVE_BOUND
+        {
+            self.update_correction(board, depth, best - static_eval);
+        }
         job.tt.store(
             key,
             TtData {
@@ -737,7 +909,7 @@ impl Worker {
                     best_move
                 },
                 score: score_to_tt(best, ply),
-                eval: static_eval.clamp(-30_000, 30_000) as i16,
+                eval: raw_eval.clamp(-30_000, 30_000) as i16,
                 depth: depth.clamp(0, 255) as u8,
                 bound,
                 pv: pv_node,
@@ -773,7 +945,7 @@ impl Worker {
                 Some(d) if d.eval as i32 > -INF => d.eval as i32,
                 _ => evaluate(board),
             };
-            let stand_pat = static_eval;
+            let stand_pat = self.corrected(board, static_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -806,6 +978,7 @@ impl Worker {
                 }
             }
             let child = board.make_move(mv);
+            job.tt.prefetch(child.key());
             self.moved[ply] = PieceTo::of(board, mv);
             self.keys.push(key);
             let score = -self.qsearch(job, &child, -beta, -alpha, ply + 1);
@@ -848,6 +1021,20 @@ impl Worker {
         best
     }
 
+    /// The static eval corrected by what searches of positions with these pawns found.
+    #[inline]
+    fn corrected(&self, board: &Board, raw: i32) -> i32 {
+        let c = self.corr[board.side_to_move().index()][pawn_index(board)];
+        (raw + c / CORR_GRAIN).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
+    }
+
+    fn update_correction(&mut self, board: &Board, depth: i32, diff: i32) {
+        let e = &mut self.corr[board.side_to_move().index()][pawn_index(board)];
+        let w = (depth + 1).min(16);
+        let target = (diff * CORR_GRAIN).clamp(-CORR_MAX * CORR_GRAIN, CORR_MAX * CORR_GRAIN);
+        *e = (*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE;
+    }
+
     /// The moves made one and two plies before the node at `ply`.
     #[inline]
     fn prev_moves(&self, ply: usize) -> [PieceTo; 2] {
@@ -865,6 +1052,20 @@ impl Worker {
         ]
     }
 }
+/// Index of the pawn structure (both colours) in the correction table.
+#[inline]
+fn pawn_index(board: &Board) -> usize {
+    let w = board
+        .pieces_of(crate::chess::Color::White, PieceType::Pawn)
+        .0;
+    let b = board
+        .pieces_of(crate::chess::Color::Black, PieceType::Pawn)
+        .0;
+    let h = (w ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ b.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    (h >> 50) as usize % CORR_SIZE
+}
+
 /// The score of a TT entry when its bound settles the node for the window (alpha, beta).
 #[inline]
 fn tt_cutoff(d: &TtData, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
