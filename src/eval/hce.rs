@@ -5,7 +5,10 @@
 //! Function". The tables below are written from white's point of view with rank 8 first, as
 //! published; a white piece on square `sq` reads entry `sq ^ 56`, a black piece entry `sq`.
 
-use crate::chess::{Board, Color, PieceType};
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks,
+};
+use crate::chess::{Bitboard, Board, Color, PieceType, Square};
 
 const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
 const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
@@ -141,10 +144,191 @@ const EG_PST: [[i32; 64]; 6] = [
     ],
 ];
 
-/// Tapered PeSTO score from the side to move's point of view.
+// Positional terms on top of PeSTO, (middlegame, endgame) centipawns, hand-set starting values
+// in the usual ranges of classical engines (to be tuned on Lazuli's games).
+const BISHOP_PAIR: (i32, i32) = (25, 45);
+/// Mobility per reachable square (not occupied by our pieces, not attacked by enemy pawns),
+/// relative to a typical count `MOBILITY_CENTER`: knight, bishop, rook, queen.
+const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
+const MOBILITY_CENTER: [i32; 4] = [4, 6, 6, 12];
+/// Passed pawn by relative rank.
+const PASSED: [(i32, i32); 8] = [
+    (0, 0),
+    (0, 5),
+    (0, 10),
+    (5, 20),
+    (15, 40),
+    (30, 70),
+    (50, 110),
+    (0, 0),
+];
+const DOUBLED: (i32, i32) = (-8, -18);
+const ISOLATED: (i32, i32) = (-10, -12);
+const ROOK_OPEN: (i32, i32) = (25, 8);
+const ROOK_SEMI_OPEN: (i32, i32) = (10, 5);
+/// King safety: attack weight per enemy piece type hitting the king zone, and the penalty
+/// (middlegame only) for the summed weight, applied when at least two pieces attack.
+const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
+const KING_SHIELD: (i32, i32) = (8, 0);
+
+fn file_fill(b: Bitboard) -> Bitboard {
+    let mut x = b.0;
+    x |= x << 8;
+    x |= x << 16;
+    x |= x << 32;
+    x |= x >> 8;
+    x |= x >> 16;
+    x |= x >> 32;
+    Bitboard(x)
+}
+
+/// Squares in front of `sq` (from `c`'s point of view) on its file and both neighbour files.
+fn front_span(c: Color, sq: Square) -> Bitboard {
+    let file = sq.file();
+    let mut files = Bitboard::file(file);
+    if file > 0 {
+        files |= Bitboard::file(file - 1);
+    }
+    if file < 7 {
+        files |= Bitboard::file(file + 1);
+    }
+    let rank = sq.rank() as u32;
+    let ahead = match c {
+        Color::White => {
+            if rank >= 7 {
+                0
+            } else {
+                !0u64 << (8 * (rank + 1))
+            }
+        }
+        Color::Black => {
+            if rank == 0 {
+                0
+            } else {
+                !0u64 >> (8 * (8 - rank))
+            }
+        }
+    };
+    files & Bitboard(ahead)
+}
+
+fn pawn_attacks_all(c: Color, pawns: Bitboard) -> Bitboard {
+    let p = pawns.0;
+    let not_a = !Bitboard::FILE_A.0;
+    let not_h = !Bitboard::FILE_H.0;
+    Bitboard(match c {
+        Color::White => ((p & not_a) << 7) | ((p & not_h) << 9),
+        Color::Black => ((p & not_a) >> 9) | ((p & not_h) >> 7),
+    })
+}
+
+/// Positional terms for side `c`: (middlegame, endgame).
+fn positional(board: &Board, c: Color) -> (i32, i32) {
+    let them = !c;
+    let occ = board.occupied();
+    let own = board.color(c);
+    let our_pawns = board.pieces_of(c, PieceType::Pawn);
+    let their_pawns = board.pieces_of(them, PieceType::Pawn);
+    let (mut mg, mut eg) = (0, 0);
+    let mut add = |t: (i32, i32), n: i32| {
+        mg += t.0 * n;
+        eg += t.1 * n;
+    };
+
+    if board.pieces_of(c, PieceType::Bishop).several() {
+        add(BISHOP_PAIR, 1);
+    }
+
+    // Pawn structure.
+    for sq in our_pawns {
+        if (front_span(c, sq) & their_pawns).is_empty()
+            && (Bitboard::file(sq.file()) & front_span(c, sq) & our_pawns).is_empty()
+        {
+            let t = PASSED[sq.relative_rank(c) as usize];
+            add(t, 1);
+        }
+        let file = sq.file();
+        let mut neighbours = Bitboard::EMPTY;
+        if file > 0 {
+            neighbours |= Bitboard::file(file - 1);
+        }
+        if file < 7 {
+            neighbours |= Bitboard::file(file + 1);
+        }
+        if (neighbours & our_pawns).is_empty() {
+            add(ISOLATED, 1);
+        }
+    }
+    for file in 0..8 {
+        let n = (Bitboard::file(file) & our_pawns).count() as i32;
+        if n > 1 {
+            add(DOUBLED, n - 1);
+        }
+    }
+
+    // Mobility, rooks on open files, attacks on the enemy king zone.
+    let safe = !own & !pawn_attacks_all(them, their_pawns);
+    let their_king = board.king(them);
+    let zone = king_attacks(their_king).with(their_king);
+    let mut attack_weight = 0;
+    let mut attackers = 0;
+    let our_files = file_fill(our_pawns);
+    let their_files = file_fill(their_pawns);
+    for (k, pt) in [
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for sq in board.pieces_of(c, pt) {
+            let att = match pt {
+                PieceType::Knight => knight_attacks(sq),
+                PieceType::Bishop => bishop_attacks(sq, occ),
+                PieceType::Rook => rook_attacks(sq, occ),
+                _ => queen_attacks(sq, occ),
+            };
+            add(
+                MOBILITY[k],
+                (att & safe).count() as i32 - MOBILITY_CENTER[k],
+            );
+            let hits = (att & zone).count() as i32;
+            if hits > 0 {
+                attackers += 1;
+                attack_weight += KING_ATTACK_WEIGHT[k] * hits;
+            }
+            if pt == PieceType::Rook && !our_files.contains(sq) {
+                add(
+                    if their_files.contains(sq) {
+                        ROOK_SEMI_OPEN
+                    } else {
+                        ROOK_OPEN
+                    },
+                    1,
+                );
+            }
+        }
+    }
+    if attackers >= 2 {
+        // Grows faster than linearly: coordinated attacks are what break kings.
+        add(((attack_weight * attack_weight / 4).min(400), 0), 1);
+    }
+
+    // Pawn shield in front of our own king.
+    let king = board.king(c);
+    let shield = king_attacks(king) & our_pawns & front_span(c, king);
+    add(KING_SHIELD, shield.count() as i32);
+    (mg, eg)
+}
+
+/// Tapered PeSTO score plus positional terms, from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
-    let mut mg = 0;
-    let mut eg = 0;
+    let (wmg, weg) = positional(board, Color::White);
+    let (bmg, beg) = positional(board, Color::Black);
+    let mut mg = wmg - bmg;
+    let mut eg = weg - beg;
     let mut phase = 0;
     for pt in PieceType::ALL {
         let p = pt.index();
