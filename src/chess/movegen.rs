@@ -64,6 +64,12 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Keeps the first `len` moves (no effect when there are not more).
+    #[inline(always)]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]

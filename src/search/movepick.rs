@@ -141,6 +141,21 @@ impl Picker {
         Some((moves[i], stage))
     }
 
+    /// Drops the quiet moves not yet handed out (late move pruning): the rest of the list
+    /// keeps only captures and promotions.
+    pub fn skip_quiets(&mut self, board: &Board) {
+        let mut keep = self.next;
+        for j in self.next..self.list.len() {
+            let mv = self.list.as_slice()[j];
+            if is_tactical(board, mv) {
+                self.list.as_mut_slice()[keep] = mv;
+                self.scores[keep] = self.scores[j];
+                keep += 1;
+            }
+        }
+        self.list.truncate(keep);
+    }
+
     #[inline]
     fn select(&self, from: usize, n: usize) -> usize {
         let mut best = from;

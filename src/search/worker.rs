@@ -721,6 +721,7 @@ impl Worker {
                     let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if move_count as i32 > lmp_limit {
                         skip_quiets = true;
+                        picker.skip_quiets(board);
                         continue;
                     }
                     let gives_check = board.gives_check(mv);
@@ -892,10 +893,16 @@ impl Worker {
             return best;
         }
         // Teach the correction history how far the static eval was from the search result.
+        // Only results that say something about the eval: a lower bound above it, an upper
+        // bound below it, or an exact score.
+        let informative = match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            _ => true,
+        };
         if !in_check
             && (best_move == Move::NONE || !is_tactical(board, best_move))
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval)
+            && informative
             && best.abs() < DECISIVE_BOUND
         {
             self.update_correction(board, depth, best - static_eval);
