@@ -8,7 +8,7 @@ use crate::tt::Table;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 13;
 
 /// Opening, middlegame, endgame and tactical positions: the Bratko-Kopec test (24), the
 /// Chessprogramming Wiki perft positions 2-6, a selection from Win at Chess, and endgames.
