@@ -51,8 +51,10 @@ def pentanomial_stats(penta):
 
 def llr(penta, elo0, elo1):
     n, m, v = pentanomial_stats(penta)
-    if n == 0 or v <= 0:
+    if n == 0:
         return 0.0
+    # All pairs alike (e.g. every game won) gives no variance; floor it so the test can end.
+    v = max(v, 1e-3)
     s0, s1 = logistic(elo0), logistic(elo1)
     return n * (s1 - s0) * (2 * m - s0 - s1) / (2 * v)
 
