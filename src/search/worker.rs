@@ -882,13 +882,7 @@ impl Worker {
             // Only the excluded move was legal.
             return alpha;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta);
         if excluded != Move::NONE {
             return best;
         }
@@ -1007,13 +1001,7 @@ impl Worker {
         if in_check && best == -INF {
             return mated_in(ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, original_alpha, beta);
         job.tt.store(
             key,
             TtData {
@@ -1071,6 +1059,18 @@ fn pawn_index(board: &Board) -> usize {
     let h = (w ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ b.wrapping_mul(0xD6E8_FEB8_6659_FD93);
     (h >> 50) as usize % CORR_SIZE
+}
+
+/// The bound a fail-soft search result `best` for the window (alpha, beta) proves.
+#[inline]
+fn bound_of(best: i32, alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
 }
 
 /// The score of a TT entry when its bound settles the node for the window (alpha, beta).
