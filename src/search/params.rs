@@ -62,6 +62,9 @@ pub const CORR_GRAIN: i32 = 256;
 pub const CORR_MAX: i32 = 64;
 pub const CORR_WEIGHT_SCALE: i32 = 256;
 
+/// Extend moves that give check by one ply (when no singular extension applies).
+pub const CHECK_EXTENSION: bool = true;
+
 /// Late move reductions: `LMR_BASE + ln(depth) * ln(move number) / LMR_DIVISOR` plies for
 /// quiet moves after the first `LMR_MIN_MOVES`, from depth `LMR_MIN_DEPTH` on.
 pub const LMR_BASE: f64 = 0.75;

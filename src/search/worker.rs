@@ -778,7 +778,7 @@ impl Worker {
             let child = board.make_move(mv);
             job.tt.prefetch(child.key());
             self.moved[ply] = PieceTo::of(board, mv);
-            if extension == 0 && child.in_check() {
+            if CHECK_EXTENSION && extension == 0 && child.in_check() {
                 extension = 1;
             }
             self.double_ext[ply + 1] = self.double_ext[ply] + (extension == 2) as u8;
