@@ -51,14 +51,39 @@ pub fn allocate(clock: &Clock, overhead: u64, ply: u32) -> Option<TimeLimits> {
     Some(TimeLimits { soft, hard })
 }
 
+/// The factors of [`scaled_soft`] (the search takes them from its tunable parameters).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scaling {
+    /// Stretch of the soft limit per recent best-move change (at most 4 changes count, and
+    /// the stretch never passes x2).
+    pub per_change: f64,
+    /// The node-share factor is `share_base - share`, at least 0.6.
+    pub share_base: f64,
+    /// A plain multiplier of the soft limit.
+    pub soft: f64,
+}
+
+impl Scaling {
+    pub const DEFAULT: Scaling = Scaling {
+        per_change: 0.25,
+        share_base: 1.6,
+        soft: 1.0,
+    };
+}
+
 /// Scales the soft limit after an iteration. `best_move_changes` counts how often the best move
 /// changed recently (decayed by the caller), `best_move_share` is the fraction of the root's
 /// nodes spent below the best move (0..1). A stable best move that took most of the effort
 /// lets the search stop early; an unstable one asks for more time (never past the hard limit).
-pub fn scaled_soft(limits: &TimeLimits, best_move_changes: f64, best_move_share: f64) -> u64 {
-    let stability = (1.0 + best_move_changes.clamp(0.0, 4.0) * 0.25).min(2.0);
-    let share = (1.6 - best_move_share.clamp(0.0, 1.0)).clamp(0.6, 1.6);
-    let scaled = (limits.soft as f64 * stability * share) as u64;
+pub fn scaled_soft(
+    limits: &TimeLimits,
+    best_move_changes: f64,
+    best_move_share: f64,
+    k: &Scaling,
+) -> u64 {
+    let stability = (1.0 + best_move_changes.clamp(0.0, 4.0) * k.per_change).min(2.0);
+    let share = (k.share_base - best_move_share.clamp(0.0, 1.0)).max(0.6);
+    let scaled = (limits.soft as f64 * k.soft * stability * share) as u64;
     scaled.clamp(1, limits.hard)
 }
 
@@ -148,9 +173,16 @@ mod tests {
             soft: 1000,
             hard: 3000,
         };
-        let stable = scaled_soft(&l, 0.0, 0.9);
-        let unstable = scaled_soft(&l, 3.0, 0.3);
+        let k = Scaling::DEFAULT;
+        let stable = scaled_soft(&l, 0.0, 0.9, &k);
+        let unstable = scaled_soft(&l, 3.0, 0.3, &k);
         assert!(stable < 1000 && unstable > 1000, "{stable} {unstable}");
-        assert!(scaled_soft(&l, 100.0, 0.0) <= 3000);
+        assert!(scaled_soft(&l, 100.0, 0.0, &k) <= 3000);
+        let flat = Scaling {
+            per_change: 0.0,
+            share_base: 2.0,
+            soft: 1.0,
+        };
+        assert_eq!(scaled_soft(&l, 3.0, 1.0, &flat), 1000);
     }
 }

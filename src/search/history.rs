@@ -3,6 +3,7 @@
 //! Every table saturates by "gravity": an update of `b` moves an entry `h` by
 //! `b - h * |b| / HISTORY_MAX`, so entries stay within `+-HISTORY_MAX`.
 
+use super::params::{HIST_MAX, HIST_MULT, HIST_SUB};
 use crate::chess::{Board, Move, PieceType};
 
 pub const HISTORY_MAX: i32 = 16_384;
@@ -56,7 +57,7 @@ fn gravity16(h: &mut i16, bonus: i32) {
 /// The history bonus for a move that caused a cut at `depth`.
 #[inline]
 pub fn stat_bonus(depth: i32) -> i32 {
-    (280 * depth - 150).clamp(0, 2400)
+    (HIST_MULT.get() * depth - HIST_SUB.get()).clamp(0, HIST_MAX.get())
 }
 
 /// The captured piece type of a capture (a pawn for en passant), or `None`.

@@ -7,7 +7,7 @@ use super::{INF, Job, MATE_BOUND, MAX_PLY, ThreadResult, format_score, mate_in, 
 use crate::chess::movegen::{ALL, CAPTURES};
 use crate::chess::{Board, Move, PieceType, generate};
 use crate::eval::evaluate;
-use crate::time::scaled_soft;
+use crate::time::{Scaling, scaled_soft};
 use crate::tt::{Bound, DECISIVE_BOUND, TB_WIN, TtData, score_from_tt, score_to_tt};
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -76,15 +76,7 @@ impl Worker {
             stopped: false,
             null_move: [false; MAX_PLY + 2],
             rep_floor: 0,
-            lmr: Box::new(std::array::from_fn(|d| {
-                std::array::from_fn(|m| {
-                    if d == 0 || m == 0 {
-                        0
-                    } else {
-                        (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32
-                    }
-                })
-            })),
+            lmr: lmr_table(),
             pv_idx: 0,
         }
     }
@@ -119,6 +111,11 @@ impl Worker {
         self.excluded = [Move::NONE; MAX_PLY + 2];
         self.double_ext = [0; MAX_PLY + 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+        #[cfg(feature = "tune")]
+        {
+            // The LMR numbers may have been set since the last search.
+            self.lmr = lmr_table();
+        }
 
         let legal = job.board.legal_moves();
         let mut moves: Vec<Move> = legal
@@ -181,12 +178,12 @@ impl Worker {
                 let (mut alpha, mut beta, mut delta) =
                     if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
                         (
-                            prev - ASPIRATION_DELTA,
-                            prev + ASPIRATION_DELTA,
-                            ASPIRATION_DELTA,
+                            prev - ASPIRATION_DELTA.get(),
+                            prev + ASPIRATION_DELTA.get(),
+                            ASPIRATION_DELTA.get(),
                         )
                     } else {
-                        (-INF, INF, ASPIRATION_DELTA)
+                        (-INF, INF, ASPIRATION_DELTA.get())
                     };
                 loop {
                     let score = self.root_search(job, depth, alpha, beta);
@@ -287,7 +284,12 @@ impl Worker {
         if let Some(t) = &job.limits.time {
             let total: u64 = self.root_moves.iter().map(|r| r.nodes).sum::<u64>().max(1);
             let share = best.nodes as f64 / total as f64;
-            if c.clock_ms() >= scaled_soft(t, changes, share) {
+            let k = Scaling {
+                per_change: TM_CHANGE_X100.get() as f64 / 100.0,
+                share_base: TM_SHARE_BASE_X100.get() as f64 / 100.0,
+                soft: TM_SOFT_X100.get() as f64 / 100.0,
+            };
+            if c.clock_ms() >= scaled_soft(t, changes, share, &k) {
                 return true;
             }
         }
@@ -626,11 +628,15 @@ impl Worker {
 
         if !pv_node && !in_check && excluded == Move::NONE && beta.abs() < DECISIVE_BOUND {
             // Reverse futility pruning: far enough above beta that nothing will bring it down.
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * (depth - improving as i32) >= beta {
+            if depth <= RFP_MAX_DEPTH.get()
+                && eval - RFP_MARGIN.get() * (depth - improving as i32) >= beta
+            {
                 return eval;
             }
             // Razoring: hopelessly below alpha, only tactics can save it.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_BASE + RAZOR_MULT * depth * depth < alpha {
+            if depth <= RAZOR_MAX_DEPTH
+                && eval + RAZOR_BASE.get() + RAZOR_MULT.get() * depth * depth < alpha
+            {
                 let v = self.qsearch(job, board, alpha - 1, alpha, ply);
                 if self.stopped {
                     return 0;
@@ -656,9 +662,9 @@ impl Worker {
             && excluded == Move::NONE
             && beta.abs() < MATE_BOUND
         {
-            let r = NMP_BASE
-                + depth / NMP_DIVISOR
-                + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+            let r = NMP_BASE.get()
+                + depth / NMP_DIVISOR.get()
+                + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX);
             let child = board.make_null();
             self.keys.push(key);
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
@@ -718,7 +724,7 @@ impl Worker {
                 let base_r = self.lmr[(depth as usize).min(63)][move_count.min(63)];
                 let lmr_depth = (depth - 1 - base_r).max(0);
                 if quiet {
-                    let lmp_limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    let lmp_limit = (LMP_BASE.get() + depth * depth) / (2 - improving as i32);
                     if move_count as i32 > lmp_limit {
                         skip_quiets = true;
                         picker.skip_quiets(board);
@@ -727,15 +733,15 @@ impl Worker {
                     let gives_check = board.gives_check(mv);
                     if !in_check
                         && !gives_check
-                        && lmr_depth <= FP_MAX_DEPTH
-                        && eval + FP_BASE + FP_MULT * lmr_depth <= alpha
+                        && lmr_depth <= FP_MAX_DEPTH.get()
+                        && eval + FP_BASE.get() + FP_MULT.get() * lmr_depth <= alpha
                     {
                         continue;
                     }
-                    if !board.see_ge(mv, -SEE_QUIET * lmr_depth * lmr_depth) {
+                    if !board.see_ge(mv, -SEE_QUIET.get() * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if !board.see_ge(mv, -SEE_CAPTURE * depth) {
+                } else if !board.see_ge(mv, -SEE_CAPTURE.get() * depth) {
                     continue;
                 }
             }
@@ -751,7 +757,7 @@ impl Worker {
             {
                 let tt_score = score_from_tt(d.score, ply);
                 if tt_score.abs() < DECISIVE_BOUND {
-                    let s_beta = tt_score - SE_MARGIN * depth;
+                    let s_beta = tt_score - SE_MARGIN.get() * depth;
                     self.excluded[ply] = mv;
                     let v =
                         self.negamax(job, board, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
@@ -762,7 +768,7 @@ impl Worker {
                     if v < s_beta {
                         extension = 1;
                         if !pv_node
-                            && v < s_beta - SE_DOUBLE_MARGIN
+                            && v < s_beta - SE_DOUBLE_MARGIN.get()
                             && self.double_ext[ply] < SE_MAX_DOUBLE
                         {
                             extension = 2;
@@ -806,7 +812,7 @@ impl Worker {
                     if stage == Stage::Refutation {
                         r -= 1;
                     }
-                    r -= hist_score / LMR_HISTORY_DIVISOR;
+                    r -= hist_score / LMR_HISTORY_DIVISOR.get();
                     let r = r.clamp(0, (new_depth - 1).max(0));
                     if r > 0 {
                         s = -self.negamax(

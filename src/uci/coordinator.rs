@@ -333,6 +333,8 @@ impl Coordinator {
             Change::SyzygyProbeDepth(d) => self.opts.tb.probe_depth = d,
             Change::Syzygy50MoveRule(on) => self.opts.tb.rule50 = on,
             Change::SyzygyProbeLimit(n) => self.opts.tb.probe_limit = n,
+            #[cfg(feature = "tune")]
+            Change::Tune(i, v) => crate::search::params::TUNABLES[i].set(v),
         }
     }
 

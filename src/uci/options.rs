@@ -65,6 +65,28 @@ pub fn describe() -> Vec<String> {
             d.tb.probe_limit
         ),
     ]
+    .into_iter()
+    .chain(tunable_options())
+    .collect()
+}
+
+/// In a `tune` build, every search parameter as a spin option (for `scripts/spsa.py`).
+#[cfg(feature = "tune")]
+fn tunable_options() -> Vec<String> {
+    crate::search::params::TUNABLES
+        .iter()
+        .map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "tune"))]
+fn tunable_options() -> Vec<String> {
+    Vec::new()
 }
 
 /// A change the coordinator must carry out.
@@ -81,6 +103,9 @@ pub enum Change {
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     SyzygyProbeLimit(usize),
+    /// A search parameter (`tune` builds only): index into `TUNABLES`, value.
+    #[cfg(feature = "tune")]
+    Tune(usize, i32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,8 +192,34 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         "syzygyprobelimit" => {
             spin("SyzygyProbeLimit", value, 0, 7).map(|n| Change::SyzygyProbeLimit(n as usize))
         }
-        _ => Err(OptionError::Unknown(name.to_string())),
+        _ => tune_change(name, value),
     }
+}
+
+#[cfg(feature = "tune")]
+fn tune_change(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
+    use crate::search::params::TUNABLES;
+    let Some(i) = TUNABLES
+        .iter()
+        .position(|t| t.name.eq_ignore_ascii_case(name.trim()))
+    else {
+        return Err(OptionError::Unknown(name.to_string()));
+    };
+    let t = TUNABLES[i];
+    let v = value.ok_or(OptionError::MissingValue(t.name))?;
+    match v.trim().parse::<i32>() {
+        Ok(n) if (t.min..=t.max).contains(&n) => Ok(Change::Tune(i, n)),
+        _ => Err(OptionError::BadValue {
+            name: t.name,
+            value: v.to_string(),
+            expected: format!("{} to {}", t.min, t.max),
+        }),
+    }
+}
+
+#[cfg(not(feature = "tune"))]
+fn tune_change(name: &str, _value: Option<&str>) -> Result<Change, OptionError> {
+    Err(OptionError::Unknown(name.to_string()))
 }
 
 #[cfg(test)]
