@@ -355,6 +355,18 @@ fn finds_mate_in_two_with_the_right_score() {
 }
 
 #[test]
+fn null_move_verification_finds_the_zugzwang_move() {
+    let mut e = Engine::start();
+    // A null-move test position (chessprogramming wiki, "Null Move Test-Positions"): black
+    // wins by 1...Nxd5!, which works because White is in zugzwang afterwards. Without
+    // verification of deep null-move cuts the search keeps 1...Ne2 at every depth to 26.
+    e.send("position fen 8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1");
+    e.send("go depth 18");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv, "f4d5");
+}
+
+#[test]
 fn mate_on_the_hundredth_half_move_counts() {
     let mut e = Engine::start();
     e.send("position fen 7k/8/6K1/8/8/8/8/R7 w - - 99 120");

@@ -87,6 +87,9 @@ pub const ASPIRATION_MIN_DEPTH: i32 = 4;
 pub const NMP_MIN_DEPTH: i32 = 3;
 /// Null move: at most this many extra plies of reduction for the eval's margin over beta.
 pub const NMP_EVAL_MAX: i32 = 3;
+/// Null move: a cut from depth `NMP_VERIFY_DEPTH` on is verified by a normal search at the
+/// reduced depth, with null moves off for the side to move over the next plies.
+pub const NMP_VERIFY_DEPTH: i32 = 12;
 /// Razoring only at depth <= `RAZOR_MAX_DEPTH`.
 pub const RAZOR_MAX_DEPTH: i32 = 3;
 /// Internal iterative reduction: a node without a TT move at depth >= `IIR_MIN_DEPTH` is

@@ -50,6 +50,8 @@ pub struct Worker {
     null_move: [bool; MAX_PLY + 2],
     /// Repetitions are searched for only above this index of `keys` (a null move breaks them).
     rep_floor: usize,
+    /// Null-move verification: below this ply our side may not try a null move (0: no limit).
+    nmp_min_ply: usize,
     /// Late move reduction by `[depth][move number]`, both capped at 63.
     lmr: Box<[[i32; 64]; 64]>,
     pv_idx: usize,
@@ -76,6 +78,7 @@ impl Worker {
             stopped: false,
             null_move: [false; MAX_PLY + 2],
             rep_floor: 0,
+            nmp_min_ply: 0,
             lmr: lmr_table(),
             pv_idx: 0,
         }
@@ -107,6 +110,7 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.rep_floor = 0;
+        self.nmp_min_ply = 0;
         self.null_move = [false; MAX_PLY + 2];
         self.excluded = [Move::NONE; MAX_PLY + 2];
         self.double_ext = [0; MAX_PLY + 2];
@@ -659,6 +663,7 @@ impl Worker {
             && static_eval >= beta
             && non_pawn.any()
             && !after_null
+            && ply >= self.nmp_min_ply
             && excluded == Move::NONE
             && beta.abs() < MATE_BOUND
         {
@@ -678,7 +683,21 @@ impl Worker {
                 return 0;
             }
             if s >= beta {
-                return if s >= MATE_BOUND { beta } else { s };
+                let s = if s >= MATE_BOUND { beta } else { s };
+                if self.nmp_min_ply != 0 || depth < NMP_VERIFY_DEPTH {
+                    return s;
+                }
+                // Verification (deep nodes only, where a zugzwang would cost the most): the
+                // same reduced depth without a null move for this side over the next plies.
+                self.nmp_min_ply = ply + (3 * (depth - 1 - r) / 4).max(1) as usize;
+                let v = self.negamax(job, board, depth - 1 - r, beta - 1, beta, ply, false);
+                self.nmp_min_ply = 0;
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return s;
+                }
             }
         }
 
