@@ -109,40 +109,40 @@ pub const SE_MAX_DOUBLE: u8 = 6;
 
 tunables! {
     /// Aspiration window half-width (centipawns).
-    ASPIRATION_DELTA = 20, 5, 80, 3.0;
+    ASPIRATION_DELTA = 16, 5, 80, 3.0;
     /// Null-move reduction `NMP_BASE + depth / NMP_DIVISOR + min((eval - beta) /
     /// NMP_EVAL_DIVISOR, NMP_EVAL_MAX)`.
     NMP_BASE = 3, 1, 6, 0.5;
     NMP_DIVISOR = 3, 2, 8, 0.5;
-    NMP_EVAL_DIVISOR = 200, 60, 500, 20.0;
+    NMP_EVAL_DIVISOR = 199, 60, 500, 20.0;
     /// Reverse futility pruning: at depth <= `RFP_MAX_DEPTH`, a node whose eval beats beta by
     /// `RFP_MARGIN` per ply (one ply less when improving) returns the eval.
     RFP_MAX_DEPTH = 8, 4, 14, 0.6;
-    RFP_MARGIN = 80, 30, 200, 8.0;
+    RFP_MARGIN = 68, 30, 200, 8.0;
     /// Razoring: an eval below alpha by `RAZOR_BASE + RAZOR_MULT * depth^2` drops into
     /// quiescence search.
-    RAZOR_BASE = 300, 100, 800, 30.0;
+    RAZOR_BASE = 281, 100, 800, 30.0;
     RAZOR_MULT = 250, 50, 600, 25.0;
     /// Late move pruning: quiet moves after `(LMP_BASE + depth^2) / (2 - improving)` are skipped.
     LMP_BASE = 3, 0, 10, 0.7;
     /// Futility pruning of quiet moves: at (reduced) depth <= `FP_MAX_DEPTH`, skipped when
     /// eval + `FP_BASE` + `FP_MULT` * depth cannot reach alpha.
     FP_MAX_DEPTH = 8, 3, 14, 0.6;
-    FP_BASE = 100, 20, 300, 12.0;
-    FP_MULT = 100, 30, 250, 10.0;
+    FP_BASE = 95, 20, 300, 12.0;
+    FP_MULT = 72, 30, 250, 10.0;
     /// SEE pruning thresholds: quiets `-SEE_QUIET * lmr_depth^2`, captures `-SEE_CAPTURE * depth`.
-    SEE_QUIET = 25, 5, 100, 4.0;
+    SEE_QUIET = 22, 5, 100, 4.0;
     SEE_CAPTURE = 90, 20, 250, 10.0;
     /// Late move reductions: `(LMR_BASE_X100 + 100 ln(depth) ln(move number) /
     /// (LMR_DIVISOR_X100 / 100)) / 100` plies, less one per `LMR_HISTORY_DIVISOR` of history.
-    LMR_BASE_X100 = 75, 0, 200, 8.0;
-    LMR_DIVISOR_X100 = 225, 130, 400, 15.0;
-    LMR_HISTORY_DIVISOR = 8192, 2000, 24000, 800.0;
+    LMR_BASE_X100 = 95, 0, 200, 8.0;
+    LMR_DIVISOR_X100 = 230, 130, 400, 15.0;
+    LMR_HISTORY_DIVISOR = 6264, 2000, 24000, 800.0;
     /// Singular extension margin per ply and the double-extension margin (centipawns).
     SE_MARGIN = 2, 1, 5, 0.4;
     SE_DOUBLE_MARGIN = 20, 0, 80, 4.0;
     /// History bonus for a cut at depth d: `min(HIST_MULT * d - HIST_SUB, HIST_MAX)`.
-    HIST_MULT = 280, 80, 600, 25.0;
+    HIST_MULT = 341, 80, 600, 25.0;
     HIST_SUB = 150, 0, 500, 25.0;
     HIST_MAX = 2400, 800, 4000, 150.0;
     /// Time management (hundredths): each recent best-move change stretches the soft limit by
