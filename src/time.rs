@@ -67,7 +67,7 @@ impl Scaling {
     pub const DEFAULT: Scaling = Scaling {
         per_change: 0.25,
         share_base: 1.6,
-        soft: 1.0,
+        soft: 1.3,
     };
 }
 
