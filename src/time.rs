@@ -51,7 +51,7 @@ pub fn allocate(clock: &Clock, overhead: u64, ply: u32) -> Option<TimeLimits> {
     Some(TimeLimits { soft, hard })
 }
 
-/// The factors of [`scaled_soft`] (the search takes them from its tunable parameters).
+/// The factors of [`scaled_soft`]; their values live in `search::params` (`TM_*`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Scaling {
     /// Stretch of the soft limit per recent best-move change (at most 4 changes count, and
@@ -61,14 +61,6 @@ pub struct Scaling {
     pub share_base: f64,
     /// A plain multiplier of the soft limit.
     pub soft: f64,
-}
-
-impl Scaling {
-    pub const DEFAULT: Scaling = Scaling {
-        per_change: 0.25,
-        share_base: 1.6,
-        soft: 1.3,
-    };
 }
 
 /// Scales the soft limit after an iteration. `best_move_changes` counts how often the best move
@@ -173,7 +165,11 @@ mod tests {
             soft: 1000,
             hard: 3000,
         };
-        let k = Scaling::DEFAULT;
+        let k = Scaling {
+            per_change: 0.25,
+            share_base: 1.6,
+            soft: 1.3,
+        };
         let stable = scaled_soft(&l, 0.0, 0.9, &k);
         let unstable = scaled_soft(&l, 3.0, 0.3, &k);
         assert!(stable < 1000 && unstable > 1000, "{stable} {unstable}");

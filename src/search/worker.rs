@@ -50,7 +50,7 @@ pub struct Worker {
     null_move: [bool; MAX_PLY + 2],
     /// Repetitions are searched for only above this index of `keys` (a null move breaks them).
     rep_floor: usize,
-    /// Null-move verification: below this ply our side may not try a null move (0: no limit).
+    /// Null-move verification: no null move is tried above this ply (0: no limit).
     nmp_min_ply: usize,
     /// Late move reduction by `[depth][move number]`, both capped at 63.
     lmr: Box<[[i32; 64]; 64]>,
@@ -688,7 +688,7 @@ impl Worker {
                     return s;
                 }
                 // Verification (deep nodes only, where a zugzwang would cost the most): the
-                // same reduced depth without a null move for this side over the next plies.
+                // same reduced depth with null moves off over the next plies.
                 self.nmp_min_ply = ply + (3 * (depth - 1 - r) / 4).max(1) as usize;
                 let v = self.negamax(job, board, depth - 1 - r, beta - 1, beta, ply, false);
                 self.nmp_min_ply = 0;

@@ -198,23 +198,10 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
 
 #[cfg(feature = "tune")]
 fn tune_change(name: &str, value: Option<&str>) -> Result<Change, OptionError> {
-    use crate::search::params::TUNABLES;
-    let Some(i) = TUNABLES
-        .iter()
-        .position(|t| t.name.eq_ignore_ascii_case(name.trim()))
-    else {
-        return Err(OptionError::Unknown(name.to_string()));
-    };
+    use crate::search::params::{TUNABLES, tunable_index};
+    let i = tunable_index(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
     let t = TUNABLES[i];
-    let v = value.ok_or(OptionError::MissingValue(t.name))?;
-    match v.trim().parse::<i32>() {
-        Ok(n) if (t.min..=t.max).contains(&n) => Ok(Change::Tune(i, n)),
-        _ => Err(OptionError::BadValue {
-            name: t.name,
-            value: v.to_string(),
-            expected: format!("{} to {}", t.min, t.max),
-        }),
-    }
+    spin(t.name, value, t.min as u64, t.max as u64).map(|n| Change::Tune(i, n as i32))
 }
 
 #[cfg(not(feature = "tune"))]
