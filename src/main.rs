@@ -12,6 +12,8 @@ const USAGE: &str = "usage:
                                             (or name it in LAZULI_SYZYGY_CONFIG)
   lazuli perft <depth> [--chess960] [fen]   count leaf nodes (divide per root move)
   lazuli tb <dir>... [--probe \"<fen>\"]      check a Syzygy download; probe a position
+  lazuli texel <file> [epochs]              tune the evaluation's positional weights on
+                                            '<FEN> | <result>' lines (scripts/texel_data.py)
   lazuli help                               this text";
 
 fn main() -> ExitCode {
@@ -24,6 +26,7 @@ fn main() -> ExitCode {
         }
         None | Some("--syzygy-config") => run_uci(&args),
         Some("tb") => run_tb(&args[1..]),
+        Some("texel") => run_texel(&args[1..]),
         Some("bench") => {
             let depth = match args.get(1).map(|d| d.parse::<u32>()) {
                 None => lazuli::bench::DEFAULT_DEPTH,
@@ -54,6 +57,31 @@ fn looks_like_chess960(fen: &str) -> bool {
         c.chars()
             .any(|ch| matches!(ch.to_ascii_lowercase(), 'a'..='h'))
     })
+}
+
+fn run_texel(args: &[String]) -> ExitCode {
+    let Some(path) = args.first() else {
+        eprintln!("lazuli texel: name a file of '<FEN> | <result>' lines\n{USAGE}");
+        return ExitCode::from(2);
+    };
+    let epochs = match args.get(1).map(|e| e.parse::<usize>()) {
+        None => 2000,
+        Some(Ok(e)) if (1..=1_000_000).contains(&e) => e,
+        _ => {
+            eprintln!("lazuli texel: epochs must be a number from 1 to 1000000\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match std::fs::read_to_string(path) {
+        Ok(text) => {
+            print!("{}", lazuli::eval::texel::run(&text, epochs));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("lazuli texel: cannot read {path}: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn run_perft(args: &[String]) -> ExitCode {

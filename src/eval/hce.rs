@@ -14,7 +14,8 @@ const MG_VALUE: [i32; 6] = [82, 337, 365, 477, 1025, 0];
 const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 /// Game phase weight per piece type; 24 = full middlegame.
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const TEMPO: i32 = 10;
+/// Bonus for the side to move, added after tapering.
+pub const TEMPO: i32 = 10;
 
 #[rustfmt::skip]
 const MG_PST: [[i32; 64]; 6] = [
@@ -144,32 +145,98 @@ const EG_PST: [[i32; 64]; 6] = [
     ],
 ];
 
-// Positional terms on top of PeSTO, (middlegame, endgame) centipawns, hand-set starting values
-// in the usual ranges of classical engines (to be tuned on Lazuli's games).
-const BISHOP_PAIR: (i32, i32) = (25, 45);
+// Positional terms on top of PeSTO, (middlegame, endgame) centipawns. They live in one table,
+// `WEIGHTS`, indexed by the term constants below, so that the Texel tuner (`lazuli texel`,
+// `eval::texel`) can trace which terms a position uses and print a retuned table.
+/// Bishop pair.
+pub const BISHOP_PAIR: usize = 0;
 /// Mobility per reachable square (not occupied by our pieces, not attacked by enemy pawns),
 /// relative to a typical count `MOBILITY_CENTER`: knight, bishop, rook, queen.
-const MOBILITY: [(i32, i32); 4] = [(4, 4), (5, 5), (2, 4), (1, 2)];
+pub const MOBILITY: usize = 1;
 const MOBILITY_CENTER: [i32; 4] = [4, 6, 6, 12];
-/// Passed pawn by relative rank.
-const PASSED: [(i32, i32); 8] = [
-    (0, 0),
-    (0, 5),
-    (0, 10),
-    (5, 20),
-    (15, 40),
-    (30, 70),
-    (50, 110),
-    (0, 0),
+/// Passed pawn by relative rank (8 entries; ranks 1 and 8 never used).
+pub const PASSED: usize = 5;
+pub const DOUBLED: usize = 13;
+pub const ISOLATED: usize = 14;
+pub const ROOK_OPEN: usize = 15;
+pub const ROOK_SEMI_OPEN: usize = 16;
+/// Own pawns in front of and next to the own king.
+pub const KING_SHIELD: usize = 17;
+/// Number of positional terms.
+pub const TERMS: usize = 18;
+
+/// Names of the terms, for the tuner's output.
+pub const TERM_NAMES: [&str; TERMS] = [
+    "bishop pair",
+    "mobility knight",
+    "mobility bishop",
+    "mobility rook",
+    "mobility queen",
+    "passed rank 1",
+    "passed rank 2",
+    "passed rank 3",
+    "passed rank 4",
+    "passed rank 5",
+    "passed rank 6",
+    "passed rank 7",
+    "passed rank 8",
+    "doubled",
+    "isolated",
+    "rook open file",
+    "rook semi-open file",
+    "king shield",
 ];
-const DOUBLED: (i32, i32) = (-8, -18);
-const ISOLATED: (i32, i32) = (-10, -12);
-const ROOK_OPEN: (i32, i32) = (25, 8);
-const ROOK_SEMI_OPEN: (i32, i32) = (10, 5);
-/// King safety: attack weight per enemy piece type hitting the king zone, and the penalty
-/// (middlegame only) for the summed weight, applied when at least two pieces attack.
+
+#[rustfmt::skip]
+const WEIGHTS: [(i32, i32); TERMS] = [
+    (25, 45),                                                               // bishop pair
+    (4, 4), (5, 5), (2, 4), (1, 2),                                         // mobility N B R Q
+    (0, 0), (0, 5), (0, 10), (5, 20), (15, 40), (30, 70), (50, 110), (0, 0), // passed by rank
+    (-8, -18),                                                              // doubled
+    (-10, -12),                                                             // isolated
+    (25, 8),                                                                // rook open file
+    (10, 5),                                                                // rook semi-open
+    (8, 0),                                                                 // king shield
+];
+
+/// King safety: attack weight per enemy piece type hitting the king zone; the penalty
+/// (middlegame only) grows with the square of the summed weight, applied when at least two
+/// pieces attack. Not a linear term, so not in `WEIGHTS`.
 const KING_ATTACK_WEIGHT: [i32; 4] = [2, 2, 3, 5];
-const KING_SHIELD: (i32, i32) = (8, 0);
+
+/// Where the positional terms of a position go: summed with `WEIGHTS` for play ([`Score`]),
+/// or counted per term for the tuner.
+pub trait Sink {
+    /// Term `term` applies `n` times (negative for the side not scored).
+    fn term(&mut self, term: usize, n: i32);
+    /// A part of the score outside `WEIGHTS` (PeSTO tables, king attack).
+    fn fixed(&mut self, mg: i32, eg: i32);
+}
+
+/// The play-time sink: a (middlegame, endgame) sum.
+#[derive(Default)]
+struct Score {
+    mg: i32,
+    eg: i32,
+}
+
+impl Sink for Score {
+    #[inline(always)]
+    fn term(&mut self, term: usize, n: i32) {
+        self.mg += WEIGHTS[term].0 * n;
+        self.eg += WEIGHTS[term].1 * n;
+    }
+    #[inline(always)]
+    fn fixed(&mut self, mg: i32, eg: i32) {
+        self.mg += mg;
+        self.eg += eg;
+    }
+}
+
+/// The weights in play, for the tuner's starting point.
+pub fn weights() -> [(i32, i32); TERMS] {
+    WEIGHTS
+}
 
 fn file_fill(b: Bitboard) -> Bitboard {
     let mut x = b.0;
@@ -222,18 +289,15 @@ fn pawn_attacks_all(c: Color, pawns: Bitboard) -> Bitboard {
     })
 }
 
-/// Positional terms for side `c`: (middlegame, endgame).
-fn positional(board: &Board, c: Color) -> (i32, i32) {
+/// Positional terms for side `c`, each counted `sign` times (+1 for white, -1 for black).
+#[inline(always)]
+fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
     let them = !c;
     let occ = board.occupied();
     let own = board.color(c);
     let our_pawns = board.pieces_of(c, PieceType::Pawn);
     let their_pawns = board.pieces_of(them, PieceType::Pawn);
-    let (mut mg, mut eg) = (0, 0);
-    let mut add = |t: (i32, i32), n: i32| {
-        mg += t.0 * n;
-        eg += t.1 * n;
-    };
+    let mut add = |term: usize, n: i32| out.term(term, sign * n);
 
     if board.pieces_of(c, PieceType::Bishop).several() {
         add(BISHOP_PAIR, 1);
@@ -244,8 +308,7 @@ fn positional(board: &Board, c: Color) -> (i32, i32) {
         if (front_span(c, sq) & their_pawns).is_empty()
             && (Bitboard::file(sq.file()) & front_span(c, sq) & our_pawns).is_empty()
         {
-            let t = PASSED[sq.relative_rank(c) as usize];
-            add(t, 1);
+            add(PASSED + sq.relative_rank(c) as usize, 1);
         }
         let file = sq.file();
         let mut neighbours = Bitboard::EMPTY;
@@ -291,7 +354,7 @@ fn positional(board: &Board, c: Color) -> (i32, i32) {
                 _ => queen_attacks(sq, occ),
             };
             add(
-                MOBILITY[k],
+                MOBILITY + k,
                 (att & safe).count() as i32 - MOBILITY_CENTER[k],
             );
             let hits = (att & zone).count() as i32;
@@ -311,24 +374,25 @@ fn positional(board: &Board, c: Color) -> (i32, i32) {
             }
         }
     }
-    if attackers >= 2 {
-        // Grows faster than linearly: coordinated attacks are what break kings.
-        add(((attack_weight * attack_weight / 4).min(400), 0), 1);
-    }
 
     // Pawn shield in front of our own king.
     let king = board.king(c);
     let shield = king_attacks(king) & our_pawns & front_span(c, king);
     add(KING_SHIELD, shield.count() as i32);
-    (mg, eg)
+
+    if attackers >= 2 {
+        // Grows faster than linearly: coordinated attacks are what break kings.
+        out.fixed(sign * (attack_weight * attack_weight / 4).min(400), 0);
+    }
 }
 
-/// Tapered PeSTO score plus positional terms, from the side to move's point of view.
-pub fn evaluate(board: &Board) -> i32 {
-    let (wmg, weg) = positional(board, Color::White);
-    let (bmg, beg) = positional(board, Color::Black);
-    let mut mg = wmg - bmg;
-    let mut eg = weg - beg;
+/// Sends every part of the evaluation of `board` except the tempo bonus to `out`, from white's
+/// point of view, and returns the game phase (24 = full middlegame, 0 = pawn endgame).
+#[inline(always)]
+pub fn trace<S: Sink>(board: &Board, out: &mut S) -> i32 {
+    positional(board, Color::White, 1, out);
+    positional(board, Color::Black, -1, out);
+    let (mut mg, mut eg) = (0, 0);
     let mut phase = 0;
     for pt in PieceType::ALL {
         let p = pt.index();
@@ -345,8 +409,15 @@ pub fn evaluate(board: &Board) -> i32 {
             phase += PHASE[p];
         }
     }
-    let phase = phase.min(24);
-    let white = (mg * phase + eg * (24 - phase)) / 24;
+    out.fixed(mg, eg);
+    phase.min(24)
+}
+
+/// Tapered PeSTO score plus positional terms, from the side to move's point of view.
+pub fn evaluate(board: &Board) -> i32 {
+    let mut s = Score::default();
+    let phase = trace(board, &mut s);
+    let white = (s.mg * phase + s.eg * (24 - phase)) / 24;
     let score = if board.side_to_move() == Color::White {
         white
     } else {

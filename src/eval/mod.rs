@@ -2,6 +2,7 @@
 //! ([`hce`]); an NNUE trained on Lazuli's own games will replace it.
 
 pub mod hce;
+pub mod texel;
 
 use crate::chess::Board;
 
