@@ -14,6 +14,10 @@ const USAGE: &str = "usage:
   lazuli tb <dir>... [--probe \"<fen>\"]      check a Syzygy download; probe a position
   lazuli texel <file> [epochs]              tune the evaluation's positional weights on
                                             '<FEN> | <result>' lines (scripts/texel_data.py)
+  lazuli datagen --out FILE [--games N] [--nodes N] [--threads N] [--book EPD]
+                 [--random-plies N] [--seed N] [--syzygy DIRS] [--hash MIB]
+                                            self-play at fixed nodes; writes
+                                            '<FEN> | <score> | <result>' lines
   lazuli help                               this text";
 
 fn main() -> ExitCode {
@@ -27,6 +31,7 @@ fn main() -> ExitCode {
         None | Some("--syzygy-config") => run_uci(&args),
         Some("tb") => run_tb(&args[1..]),
         Some("texel") => run_texel(&args[1..]),
+        Some("datagen") => run_datagen(&args[1..]),
         Some("bench") => {
             let depth = match args.get(1).map(|d| d.parse::<u32>()) {
                 None => lazuli::bench::DEFAULT_DEPTH,
@@ -57,6 +62,119 @@ fn looks_like_chess960(fen: &str) -> bool {
         c.chars()
             .any(|ch| matches!(ch.to_ascii_lowercase(), 'a'..='h'))
     })
+}
+
+/// `lazuli datagen ...`: self-play training positions (see `lazuli::datagen`).
+fn run_datagen(args: &[String]) -> ExitCode {
+    use lazuli::datagen::{Config, run};
+    let mut config = Config::default();
+    let mut out_path = None;
+    let mut book_path = None;
+    let mut syzygy = None;
+    let fail = |msg: String| {
+        eprintln!("lazuli datagen: {msg}\n{USAGE}");
+        ExitCode::from(2)
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let Some(value) = args.get(i + 1) else {
+            return fail(format!("{flag} needs a value"));
+        };
+        let number = |lo: u64, hi: u64| match value.parse::<u64>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(format!("{flag} must be a number from {lo} to {hi}")),
+        };
+        let parsed = match flag {
+            "--out" => {
+                out_path = Some(value.clone());
+                Ok(())
+            }
+            "--book" => {
+                book_path = Some(value.clone());
+                Ok(())
+            }
+            "--syzygy" => {
+                syzygy = Some(value.clone());
+                Ok(())
+            }
+            "--games" => number(1, u64::MAX / 2).map(|n| config.games = n),
+            "--nodes" => number(1, 1 << 40).map(|n| config.nodes = n),
+            "--threads" => number(1, 1024).map(|n| config.threads = n as usize),
+            "--random-plies" => number(0, 100).map(|n| config.random_plies = n as usize),
+            "--seed" => number(0, u64::MAX).map(|n| config.seed = n),
+            "--hash" => number(1, 65536).map(|n| config.hash_mib = n),
+            _ => Err(format!("unknown option '{flag}'")),
+        };
+        if let Err(e) = parsed {
+            return fail(e);
+        }
+        i += 2;
+    }
+    let Some(out_path) = out_path else {
+        return fail("name the output file with --out".to_string());
+    };
+    if let Some(path) = book_path {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                // EPD lines: the first four fields are the position; move counters are added.
+                for line in text.lines() {
+                    let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+                    if fields.len() < 4 {
+                        continue;
+                    }
+                    let fen = format!("{} 0 1", fields.join(" "));
+                    if Board::from_fen(&fen, false).is_ok() {
+                        config.book.push(fen);
+                    }
+                }
+                if config.book.is_empty() {
+                    return fail(format!("{path} holds no usable position"));
+                }
+            }
+            Err(e) => return fail(format!("cannot read {path}: {e}")),
+        }
+    }
+    let tb = match syzygy {
+        None => None,
+        Some(dirs) => {
+            let loaded = lazuli::tb::load(&dirs);
+            for e in &loaded.errors {
+                eprintln!("lazuli datagen: {e}");
+            }
+            match loaded.prober {
+                Some(p) => Some(std::sync::Arc::new(p)),
+                None => return fail(format!("no tablebases found in {dirs}")),
+            }
+        }
+    };
+    let file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&out_path)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("lazuli datagen: cannot open {out_path}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::BufWriter::new(file);
+    let mut progress = std::io::stderr();
+    let every = (config.games / 100).clamp(1, 1000);
+    match run(&config, tb, &mut out, &mut progress, every) {
+        Ok(t) => {
+            println!(
+                "{} games, {} positions (white {} draws {} black {}) -> {out_path}",
+                t.games, t.positions, t.white_wins, t.draws, t.black_wins
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("lazuli datagen: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 fn run_texel(args: &[String]) -> ExitCode {

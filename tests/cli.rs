@@ -1,4 +1,6 @@
-//! The `lazuli` binary's command line: perft output format and bad arguments.
+//! The `lazuli` binary's command line: perft output format, datagen, and bad arguments.
+
+mod common;
 
 use std::process::Command;
 
@@ -52,6 +54,18 @@ fn bad_arguments_fail_cleanly() {
         vec!["perft", "2", "not", "a", "fen"],
         vec!["perft", "1", "8/8/8/8/8/8/8/8", "w", "-", "-"],
         vec!["frobnicate"],
+        vec!["datagen"],
+        vec!["datagen", "--games", "2"],
+        vec!["datagen", "--out", "/tmp/x", "--nodes", "0"],
+        vec!["datagen", "--out", "/tmp/x", "--threads"],
+        vec![
+            "datagen",
+            "--out",
+            "/tmp/x",
+            "--book",
+            "/nonexistent/book.epd",
+        ],
+        vec!["datagen", "--out", "/tmp/x", "--frob", "1"],
     ] {
         let (code, out, err) = lazuli(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -60,4 +74,45 @@ fn bad_arguments_fail_cleanly() {
             "{args:?}: {err}"
         );
     }
+}
+
+#[test]
+fn datagen_writes_whole_games_and_appends() {
+    let dir = std::env::temp_dir().join(format!("lazuli-datagen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("pos.txt");
+    let _ = std::fs::remove_file(&file);
+    let book = common::shared_dir().join("books/noob_2moves.epd");
+    let tb = common::shared_dir().join("syzygy");
+    let f = file.to_str().unwrap();
+    let args = [
+        "datagen",
+        "--out",
+        f,
+        "--games",
+        "4",
+        "--nodes",
+        "1000",
+        "--threads",
+        "2",
+        "--book",
+        book.to_str().unwrap(),
+        "--syzygy",
+        tb.to_str().unwrap(),
+    ];
+    let (code, out, err) = lazuli(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("4 games, "), "{out}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let n = text.lines().count();
+    assert!(out.contains(&format!(" {n} positions")), "{out}");
+    // A second run appends.
+    let (code, _, _) = lazuli(&args);
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.lines().count() > n);
+    for line in text.lines() {
+        assert_eq!(line.split(" | ").count(), 3, "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,6 +10,7 @@ mod movepick;
 pub mod params;
 mod worker;
 
+pub use movepick::is_tactical;
 pub use worker::Worker;
 
 use crate::chess::{Board, Move};

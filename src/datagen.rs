@@ -1,0 +1,483 @@
+//! `lazuli datagen`: self-play games at a fixed node count, written as training positions for
+//! the evaluation (Texel tuning now, a network later).
+//!
+//! Each game starts from a book line (or the start position) followed by a few random legal
+//! moves, so that games differ; an opening the search scores beyond `max_opening_eval` is
+//! thrown away. Both sides then play the best move of a search of `nodes` nodes. A game ends by
+//! the rules (mate, stalemate, repetition, 50 moves, insufficient material), by tablebase
+//! verdict when tables are loaded, or by adjudication: a win once both sides have agreed for
+//! `WIN_PLIES` plies on a score of at least `WIN_SCORE`, a draw once the score has stayed within
+//! `DRAW_SCORE` for `DRAW_PLIES` plies after `DRAW_MIN_PLY`.
+//!
+//! Output: one line per kept position, `<FEN> | <score> | <result>`, the search score in
+//! centipawns and the game's result both from white's point of view (result 1.0, 0.5 or 0.0;
+//! the text layout bullet and similar trainers read). Positions in check, those whose best move
+//! takes or promotes, and those with a mate or tablebase score are left out: their static
+//! evaluation cannot be expected to match the search.
+
+use crate::chess::{Board, Color, Move, STARTPOS};
+use crate::search::{Control, Job, Limits, Worker, is_tactical};
+use crate::tb::Prober;
+use crate::tt::{DECISIVE_BOUND, Table};
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// A score both sides must agree on for `WIN_PLIES` plies to end the game as a win.
+pub const WIN_SCORE: i32 = 2000;
+pub const WIN_PLIES: u32 = 6;
+/// A score within this for `DRAW_PLIES` plies, from ply `DRAW_MIN_PLY`, ends the game drawn.
+pub const DRAW_SCORE: i32 = 10;
+pub const DRAW_PLIES: u32 = 12;
+pub const DRAW_MIN_PLY: usize = 80;
+/// Games still running at this many plies are drawn.
+pub const MAX_PLIES: usize = 600;
+
+/// What `lazuli datagen` is asked to do.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub games: u64,
+    pub nodes: u64,
+    pub threads: usize,
+    /// Random legal moves played after the book line.
+    pub random_plies: usize,
+    /// Openings as FENs; empty: the start position.
+    pub book: Vec<String>,
+    pub seed: u64,
+    pub hash_mib: u64,
+    /// Openings the first search scores beyond this (centipawns) are not played.
+    pub max_opening_eval: i32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            games: 100,
+            nodes: 5000,
+            threads: 1,
+            random_plies: 8,
+            book: Vec::new(),
+            seed: 1,
+            hash_mib: 16,
+            max_opening_eval: 1000,
+        }
+    }
+}
+
+/// One played game: the kept positions (FEN, white-relative score) and the result for white.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    pub positions: Vec<(String, i32)>,
+    pub result: f32,
+}
+
+impl Game {
+    /// The game's lines in the output format.
+    pub fn lines(&self) -> String {
+        let mut s = String::new();
+        for (fen, score) in &self.positions {
+            s.push_str(&format!("{fen} | {score} | {:.1}\n", self.result));
+        }
+        s
+    }
+}
+
+/// How a game stands after a move: still going, or over with white's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    Ongoing,
+    Over(f32),
+}
+
+/// The rules' verdict on `board`, reached through the positions whose keys are `history`
+/// (oldest first, not including `board`): mate, stalemate, the 50-move rule, threefold
+/// repetition, insufficient material.
+pub fn rules_outcome(board: &Board, history: &[u64]) -> Outcome {
+    if !board.has_legal_move() {
+        if board.in_check() {
+            return Outcome::Over(if board.side_to_move() == Color::White {
+                0.0
+            } else {
+                1.0
+            });
+        }
+        return Outcome::Over(0.5);
+    }
+    if board.halfmove_clock() >= 100 || board.is_insufficient_material() {
+        return Outcome::Over(0.5);
+    }
+    let window = (board.halfmove_clock() as usize).min(history.len());
+    let repeats = history[history.len() - window..]
+        .iter()
+        .filter(|&&k| k == board.key())
+        .count();
+    if repeats >= 2 {
+        return Outcome::Over(0.5);
+    }
+    Outcome::Ongoing
+}
+
+/// Small, fast, seedable generator (xorshift64*); quality is ample for picking openings.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // Spread nearby seeds apart (splitmix64 step); never zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
+    }
+}
+
+/// One thread's game player: its own searcher and table.
+pub struct Player {
+    worker: Worker,
+    tt: Arc<Table>,
+    tb: Option<Arc<Prober>>,
+    nodes: u64,
+}
+
+impl Player {
+    pub fn new(nodes: u64, hash_mib: u64, tb: Option<Arc<Prober>>) -> Result<Player, String> {
+        let tt = Table::new(hash_mib).map_err(|e| format!("hash table: {e:?}"))?;
+        Ok(Player {
+            worker: Worker::new(0),
+            tt: Arc::new(tt),
+            tb,
+            nodes,
+        })
+    }
+
+    /// Searches `board` (reached through `history`) for `nodes` nodes: (best move, score for
+    /// the side to move).
+    fn search(&mut self, board: &Board, history: &[u64], new_game: bool) -> (Move, i32) {
+        self.tt.new_search();
+        let job = Job {
+            board: *board,
+            history: history.to_vec(),
+            limits: Limits {
+                nodes: Some(self.nodes),
+                ..Limits::default()
+            },
+            multipv: 1,
+            searchmoves: Vec::new(),
+            chess960: false,
+            tt: self.tt.clone(),
+            control: Arc::new(Control::new(1, false)),
+            output: Arc::new(|_: &str| {}),
+            new_game,
+            verbose: false,
+            tb: None,
+            tb_config: Default::default(),
+            root_tb: None,
+        };
+        let r = self.worker.search(&job);
+        (r.best, r.score)
+    }
+
+    /// The tablebase verdict for white, where the tables cover `board` (a cursed win or
+    /// blessed loss counts as the draw the 50-move rule makes it).
+    fn tb_outcome(&self, board: &Board) -> Option<f32> {
+        let tb = self.tb.as_ref()?;
+        if !tb.covers(board, tb.max_pieces) {
+            return None;
+        }
+        let w = tb.probe_wdl_after_zeroing(board)?;
+        let stm = match w {
+            2 => 1.0,
+            -2 => 0.0,
+            _ => 0.5,
+        };
+        Some(if board.side_to_move() == Color::White {
+            stm
+        } else {
+            1.0 - stm
+        })
+    }
+
+    /// Plays one game from `opening`; `None` if the opening is already decided.
+    pub fn play(&mut self, opening: &Board, max_opening_eval: i32) -> Option<Game> {
+        self.tt.clear(1);
+        let mut board = *opening;
+        let mut history: Vec<u64> = Vec::new();
+        let mut positions = Vec::new();
+        let mut win_run = 0u32;
+        let mut loss_run = 0u32;
+        let mut draw_run = 0u32;
+        let mut ply = 0usize;
+        let result = loop {
+            if let Outcome::Over(r) = rules_outcome(&board, &history) {
+                if ply == 0 {
+                    return None;
+                }
+                break r;
+            }
+            if let Some(r) = self.tb_outcome(&board) {
+                if ply == 0 {
+                    return None;
+                }
+                break r;
+            }
+            if ply >= MAX_PLIES {
+                break 0.5;
+            }
+            let (mv, score) = self.search(&board, &history, ply == 0);
+            if mv == Move::NONE {
+                // Cannot happen with a legal move on the board; end the game as drawn.
+                break 0.5;
+            }
+            if ply == 0 && score.abs() > max_opening_eval {
+                return None;
+            }
+            let white = if board.side_to_move() == Color::White {
+                score
+            } else {
+                -score
+            };
+            if !board.in_check() && !is_tactical(&board, mv) && score.abs() < DECISIVE_BOUND {
+                positions.push((board.to_fen(), white));
+            }
+            // Adjudication, on white-relative scores.
+            (win_run, loss_run) = if white >= WIN_SCORE {
+                (win_run + 1, 0)
+            } else if white <= -WIN_SCORE {
+                (0, loss_run + 1)
+            } else {
+                (0, 0)
+            };
+            draw_run = if white.abs() <= DRAW_SCORE {
+                draw_run + 1
+            } else {
+                0
+            };
+            if win_run >= WIN_PLIES {
+                break 1.0;
+            }
+            if loss_run >= WIN_PLIES {
+                break 0.0;
+            }
+            if draw_run >= DRAW_PLIES && ply >= DRAW_MIN_PLY {
+                break 0.5;
+            }
+            history.push(board.key());
+            board = board.make_move(mv);
+            ply += 1;
+        };
+        Some(Game { positions, result })
+    }
+}
+
+/// A game's start: a book position (or the start position) and `random_plies` random legal
+/// moves; `None` when the random moves run into a finished game.
+pub fn opening(book: &[String], random_plies: usize, rng: &mut Rng) -> Option<Board> {
+    let fen = if book.is_empty() {
+        STARTPOS
+    } else {
+        book[rng.below(book.len())].as_str()
+    };
+    let mut board = Board::from_fen(fen, false).ok()?;
+    for _ in 0..random_plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        board = board.make_move(moves[rng.below(moves.len())]);
+    }
+    board.has_legal_move().then_some(board)
+}
+
+/// What a run produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub games: u64,
+    pub positions: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+}
+
+/// Plays `config.games` games on `config.threads` threads and writes their positions to `out`
+/// as each game ends; progress goes to `progress` every `report_every` games.
+pub fn run(
+    config: &Config,
+    tb: Option<Arc<Prober>>,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+    report_every: u64,
+) -> Result<Totals, String> {
+    let started = AtomicU64::new(0);
+    let (tx, rx) = crossbeam_channel::bounded::<Game>(64);
+    let threads = config.threads.max(1);
+    let mut players = Vec::new();
+    for _ in 0..threads {
+        players.push(Player::new(config.nodes, config.hash_mib, tb.clone())?);
+    }
+    let clock = Instant::now();
+    let mut totals = Totals::default();
+    let mut write_error = None;
+    std::thread::scope(|s| {
+        for (id, mut player) in players.into_iter().enumerate() {
+            let tx = tx.clone();
+            let started = &started;
+            s.spawn(move || {
+                let mut rng = Rng::new(config.seed.wrapping_mul(1000).wrapping_add(id as u64));
+                loop {
+                    let Some(start) = opening(&config.book, config.random_plies, &mut rng) else {
+                        continue;
+                    };
+                    // Claim a game only once the opening is playable, so that the count is
+                    // exact.
+                    let Some(game) = player.play(&start, config.max_opening_eval) else {
+                        continue;
+                    };
+                    if started.fetch_add(1, Relaxed) >= config.games || tx.send(game).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for game in rx.iter() {
+            if write_error.is_some() {
+                continue;
+            }
+            // Whole games reach the file at once, so a run cut short leaves no partial line.
+            if let Err(e) = out
+                .write_all(game.lines().as_bytes())
+                .and_then(|()| out.flush())
+            {
+                write_error = Some(e.to_string());
+                continue;
+            }
+            totals.games += 1;
+            totals.positions += game.positions.len() as u64;
+            match game.result {
+                r if r > 0.75 => totals.white_wins += 1,
+                r if r < 0.25 => totals.black_wins += 1,
+                _ => totals.draws += 1,
+            }
+            if report_every > 0 && totals.games % report_every == 0 {
+                let secs = clock.elapsed().as_secs_f64().max(1e-3);
+                let _ = writeln!(
+                    progress,
+                    "games {} positions {} (+{} ={} -{})  {:.1} games/s {:.0} positions/s",
+                    totals.games,
+                    totals.positions,
+                    totals.white_wins,
+                    totals.draws,
+                    totals.black_wins,
+                    totals.games as f64 / secs,
+                    totals.positions as f64 / secs
+                );
+            }
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_end_games() {
+        // Fool's mate: white is mated.
+        let b = Board::from_fen(
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            false,
+        )
+        .unwrap();
+        assert_eq!(rules_outcome(&b, &[]), Outcome::Over(0.0));
+        // Stalemate.
+        let b = Board::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false).unwrap();
+        assert_eq!(rules_outcome(&b, &[]), Outcome::Over(0.5));
+        // 50-move rule and bare kings.
+        let b = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 100 80", false).unwrap();
+        assert_eq!(rules_outcome(&b, &[]), Outcome::Over(0.5));
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 80", false).unwrap();
+        assert_eq!(rules_outcome(&b, &[]), Outcome::Over(0.5));
+        // Threefold repetition: the position twice before (within the halfmove window).
+        let b = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 8 10", false).unwrap();
+        let k = b.key();
+        assert_eq!(rules_outcome(&b, &[k, 1, 2, 3]), Outcome::Ongoing);
+        assert_eq!(
+            rules_outcome(&b, &[k, 1, 2, 3, k, 5, 6, 7]),
+            Outcome::Over(0.5)
+        );
+        // ... but not when a pawn move came between (halfmove clock 3).
+        let b = Board::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 3 10", false).unwrap();
+        assert_eq!(
+            rules_outcome(&b, &[k, 1, 2, 3, k, 5, 6, 7]),
+            Outcome::Ongoing
+        );
+    }
+
+    #[test]
+    fn openings_are_playable_and_seeded() {
+        let mut a = Rng::new(7);
+        let mut b = Rng::new(7);
+        for _ in 0..20 {
+            let x = opening(&[], 8, &mut a);
+            let y = opening(&[], 8, &mut b);
+            assert_eq!(x.map(|b| b.key()), y.map(|b| b.key()));
+            if let Some(x) = x {
+                assert!(x.has_legal_move());
+                assert_eq!(x.fullmove_number(), 5);
+            }
+        }
+    }
+
+    #[test]
+    fn a_short_run_writes_consistent_lines() {
+        let config = Config {
+            games: 3,
+            nodes: 400,
+            threads: 1,
+            ..Config::default()
+        };
+        let mut out = Vec::new();
+        let mut progress = Vec::new();
+        let totals = run(&config, None, &mut out, &mut progress, 1).unwrap();
+        assert_eq!(totals.games, 3);
+        assert_eq!(totals.white_wins + totals.draws + totals.black_wins, 3);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count() as u64, totals.positions);
+        assert!(totals.positions > 10);
+        assert_eq!(String::from_utf8(progress).unwrap().lines().count(), 3);
+        for line in text.lines() {
+            let parts: Vec<&str> = line.split(" | ").collect();
+            assert_eq!(parts.len(), 3, "{line}");
+            let b = Board::from_fen(parts[0], false).unwrap();
+            assert!(!b.in_check(), "{line}");
+            let score: i32 = parts[1].parse().unwrap();
+            assert!(score.abs() < DECISIVE_BOUND);
+            assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_decided_endgame_is_won_by_adjudication_or_mate() {
+        // King and queen against king: the search finds the win and the game ends 1-0.
+        let mut p = Player::new(2000, 1, None).unwrap();
+        let b = Board::from_fen("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", false).unwrap();
+        let g = p.play(&b, 100_000).unwrap();
+        assert_eq!(g.result, 1.0);
+    }
+}
