@@ -4,8 +4,9 @@
 Every position of every game (after the book opening the PGN starts from, and after
 --skip-plies more plies) is labelled with the game's result from white's point of view
 (1, 0.5, 0). Positions repeated across games are kept once (with the first game's result),
-games without a result are left out, and the lines are shuffled so that the tuner's held-out
-tenth is a fair sample. `lazuli texel` itself drops positions in check or with a winning capture.
+games without a result are left out, and the games (not the positions: each game's lines stay
+together) are shuffled, so that the tuner's held-out last tenth is made of whole games it did
+not train on. `lazuli texel` itself drops positions in check or with a winning capture.
 
     scripts/texel_data.py games1.pgn games2.pgn --out positions.txt
 
@@ -25,8 +26,8 @@ except ImportError:
 RESULTS = {"1-0": "1", "0-1": "0", "1/2-1/2": "0.5"}
 
 
-def positions(path, skip_plies, max_plies):
-    """Yields (fen without move counters, full fen, result) for the games in `path`."""
+def games(path, skip_plies, max_plies):
+    """Yields, per game in `path`, a list of (fen without move counters, full fen, result)."""
     with open(path, encoding="utf-8", errors="replace") as f:
         while True:
             game = chess.pgn.read_game(f)
@@ -36,13 +37,15 @@ def positions(path, skip_plies, max_plies):
             if result is None:
                 continue
             board = game.board()
+            out = []
             for ply, move in enumerate(game.mainline_moves()):
                 if ply >= max_plies:
                     break
                 if ply >= skip_plies:
                     fen = board.fen()
-                    yield " ".join(fen.split()[:4]), fen, result
+                    out.append((" ".join(fen.split()[:4]), fen, result))
                 board.push(move)
+            yield out
 
 
 def main():
@@ -57,14 +60,19 @@ def main():
     args = ap.parse_args()
 
     seen = set()
-    lines = []
+    blocks = []
     for path in args.pgn:
-        for key, fen, result in positions(path, args.skip_plies, args.max_plies):
-            if key in seen:
-                continue
-            seen.add(key)
-            lines.append(f"{fen} | {result}\n")
-    random.Random(args.seed).shuffle(lines)
+        for game in games(path, args.skip_plies, args.max_plies):
+            block = []
+            for key, fen, result in game:
+                if key in seen:
+                    continue
+                seen.add(key)
+                block.append(f"{fen} | {result}\n")
+            if block:
+                blocks.append(block)
+    random.Random(args.seed).shuffle(blocks)
+    lines = [line for block in blocks for line in block]
     with open(args.out, "w", encoding="utf-8") as f:
         f.writelines(lines)
     print(f"{len(lines)} positions -> {args.out}")

@@ -12,8 +12,10 @@ const USAGE: &str = "usage:
                                             (or name it in LAZULI_SYZYGY_CONFIG)
   lazuli perft <depth> [--chess960] [fen]   count leaf nodes (divide per root move)
   lazuli tb <dir>... [--probe \"<fen>\"]      check a Syzygy download; probe a position
-  lazuli texel <file> [epochs]              tune the evaluation's positional weights on
-                                            '<FEN> | <result>' lines (scripts/texel_data.py)
+  lazuli texel <file> [epochs] [--psqt] [--lambda L] [--l2 X] [--rate R] [--threads N]
+                                            tune the evaluation's weights (with --psqt its
+                                            piece-square tables too) on '<FEN> | [<score> |]
+                                            <result>' lines (datagen, scripts/texel_data.py)
   lazuli datagen --out FILE [--games N] [--nodes N] [--threads N] [--book EPD]
                  [--random-plies N] [--seed N] [--syzygy DIRS] [--hash MIB]
                                             self-play at fixed nodes; writes
@@ -178,21 +180,72 @@ fn run_datagen(args: &[String]) -> ExitCode {
 }
 
 fn run_texel(args: &[String]) -> ExitCode {
+    use lazuli::eval::texel::{Options, run};
+    let fail = |msg: String| {
+        eprintln!("lazuli texel: {msg}\n{USAGE}");
+        ExitCode::from(2)
+    };
     let Some(path) = args.first() else {
-        eprintln!("lazuli texel: name a file of '<FEN> | <result>' lines\n{USAGE}");
-        return ExitCode::from(2);
+        return fail("name a file of '<FEN> | [<score> |] <result>' lines".to_string());
     };
-    let epochs = match args.get(1).map(|e| e.parse::<usize>()) {
-        None => 2000,
-        Some(Ok(e)) if (1..=1_000_000).contains(&e) => e,
-        _ => {
-            eprintln!("lazuli texel: epochs must be a number from 1 to 1000000\n{USAGE}");
-            return ExitCode::from(2);
+    let mut options = Options {
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ..Options::default()
+    };
+    let mut rest = args[1..].iter();
+    let mut first = true;
+    while let Some(a) = rest.next() {
+        let parsed = match a.as_str() {
+            "--psqt" => {
+                options.psqt = true;
+                Ok(())
+            }
+            "--lambda" => match rest.next().map(|v| v.parse::<f32>()) {
+                Some(Ok(l)) if (0.0..=1.0).contains(&l) => {
+                    options.lambda = l;
+                    Ok(())
+                }
+                _ => Err("--lambda needs a number from 0 to 1".to_string()),
+            },
+            "--rate" => match rest.next().map(|v| v.parse::<f32>()) {
+                Some(Ok(r)) if r > 0.0 && r <= 100.0 => {
+                    options.rate = r;
+                    Ok(())
+                }
+                _ => Err("--rate needs a number above 0, at most 100".to_string()),
+            },
+            "--l2" => match rest.next().map(|v| v.parse::<f32>()) {
+                Some(Ok(l)) if (0.0..=1.0).contains(&l) => {
+                    options.l2 = l;
+                    Ok(())
+                }
+                _ => Err("--l2 needs a number from 0 to 1".to_string()),
+            },
+            "--threads" => match rest.next().map(|v| v.parse::<usize>()) {
+                Some(Ok(t)) if (1..=256).contains(&t) => {
+                    options.threads = t;
+                    Ok(())
+                }
+                _ => Err("--threads needs a number from 1 to 256".to_string()),
+            },
+            // The epoch count may stand first after the file, as it always has.
+            e if first && !e.starts_with("--") => match e.parse::<usize>() {
+                Ok(n) if (1..=1_000_000).contains(&n) => {
+                    options.epochs = n;
+                    Ok(())
+                }
+                _ => Err("epochs must be a number from 1 to 1000000".to_string()),
+            },
+            other => Err(format!("unknown argument '{other}'")),
+        };
+        if let Err(e) = parsed {
+            return fail(e);
         }
-    };
+        first = false;
+    }
     match std::fs::read_to_string(path) {
         Ok(text) => {
-            print!("{}", lazuli::eval::texel::run(&text, epochs));
+            print!("{}", run(&text, &options));
             ExitCode::SUCCESS
         }
         Err(e) => {

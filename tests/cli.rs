@@ -1,4 +1,5 @@
-//! The `lazuli` binary's command line: perft output format, datagen, and bad arguments.
+//! The `lazuli` binary's command line: perft output format, datagen and texel end to end, and
+//! bad arguments.
 
 mod common;
 
@@ -66,6 +67,10 @@ fn bad_arguments_fail_cleanly() {
             "/nonexistent/book.epd",
         ],
         vec!["datagen", "--out", "/tmp/x", "--frob", "1"],
+        vec!["texel"],
+        vec!["texel", "/tmp/x", "--lambda", "2"],
+        vec!["texel", "/tmp/x", "--l2"],
+        vec!["texel", "/tmp/x", "--psqt", "12"],
     ] {
         let (code, out, err) = lazuli(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -77,7 +82,7 @@ fn bad_arguments_fail_cleanly() {
 }
 
 #[test]
-fn datagen_writes_whole_games_and_appends() {
+fn datagen_output_feeds_the_tuner() {
     let dir = std::env::temp_dir().join(format!("lazuli-datagen-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("pos.txt");
@@ -114,5 +119,23 @@ fn datagen_writes_whole_games_and_appends() {
     for line in text.lines() {
         assert_eq!(line.split(" | ").count(), 3, "{line}");
     }
+    // Too few positions to tune says so; a tune over the lines repeated runs.
+    let (code, out, _) = lazuli(&["texel", f, "5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("positions "), "{out}");
+    let big = dir.join("big.txt");
+    std::fs::write(&big, text.repeat(1 + 400 / text.lines().count())).unwrap();
+    let (code, out, err) = lazuli(&[
+        "texel",
+        big.to_str().unwrap(),
+        "20",
+        "--psqt",
+        "--lambda",
+        "0.7",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("error after:"), "{out}");
+    assert!(out.contains("// threat by pawn"), "{out}");
+    assert!(out.contains("const EG_PST"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

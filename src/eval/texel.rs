@@ -1,18 +1,20 @@
-//! Texel tuning of the positional weights of the hand-written evaluation (`lazuli texel FILE`).
+//! Texel tuning of the hand-written evaluation (`lazuli texel FILE`).
 //!
 //! Method (Peter Österlund's, as described on the Chessprogramming Wiki page "Texel's Tuning
 //! Method"): for positions labelled with the result of the game they came from, minimise the
 //! mean squared difference between the result and `sigmoid(K * eval)`. The evaluation is
-//! linear in the positional weights ([`hce::Sink`] traces how often each term applies), so
-//! each position is traced once and the weights are then fitted by gradient descent (Adam)
-//! on that linear model. The PeSTO tables and the king-attack curve stay fixed.
+//! linear in its positional weights and in its material-plus-piece-square entries
+//! ([`hce::Sink`] traces how often each applies), so each position is traced once and the
+//! weights are then fitted by gradient descent (Adam) on that linear model. The king-attack
+//! curve and the tempo bonus stay fixed.
 //!
-//! Input: one position per line, `<FEN> | <result>`, the result from white's point of view as
-//! `1`, `0.5` or `0` (`scripts/texel_data.py` writes such a file from PGN games). Positions in
-//! check or with a capture that wins material are skipped: their static evaluation says little
-//! about the game.
+//! Input: one position per line, `<FEN> | <result>` or `<FEN> | <score> | <result>` (what
+//! `lazuli datagen` writes), the result from white's point of view as `1`, `0.5` or `0`, the
+//! score a search's in white-relative centipawns. With a score and `lambda` < 1 the target is
+//! `lambda * result + (1 - lambda) * sigmoid(K * score)`. Positions in check or with a capture
+//! that wins material are skipped: their static evaluation says little about the game.
 
-use super::hce::{self, Sink, TEMPO, TERMS};
+use super::hce::{self, ALL_TERMS, PSQT, Sink, TEMPO};
 use crate::chess::movegen::{CAPTURES, generate};
 use crate::chess::{Board, Color, MoveList};
 
@@ -26,21 +28,37 @@ struct Entry {
     /// +TEMPO or -TEMPO (white's point of view).
     tempo: f32,
     result: f32,
+    /// The search score (white's view), NaN when the line has none.
+    score: f32,
+    /// What the model is fitted to: the result, or a blend with the score.
+    target: f32,
     start: u32,
     len: u16,
 }
 
 /// Term counts of a position, from white's point of view.
-#[derive(Default)]
 struct Counts {
-    n: [i32; TERMS],
+    n: [i32; ALL_TERMS],
     mg: i32,
     eg: i32,
+}
+
+impl Default for Counts {
+    fn default() -> Self {
+        Counts {
+            n: [0; ALL_TERMS],
+            mg: 0,
+            eg: 0,
+        }
+    }
 }
 
 impl Sink for Counts {
     fn term(&mut self, term: usize, n: i32) {
         self.n[term] += n;
+    }
+    fn psqt(&mut self, piece: usize, index: usize, sign: i32) {
+        self.n[PSQT + piece * 64 + index] += sign;
     }
     fn fixed(&mut self, mg: i32, eg: i32) {
         self.mg += mg;
@@ -62,6 +80,50 @@ pub struct Skipped {
     pub winning_capture: usize,
 }
 
+/// Weights as (middlegame, endgame) pairs, numbered as [`hce::PSQT`] says.
+pub type Weights = Vec<(f32, f32)>;
+
+/// What `lazuli texel` tunes and how.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub epochs: usize,
+    /// Also tune the material-plus-piece-square entries, not only the positional terms.
+    pub psqt: bool,
+    /// Weight of the game result in the target (1: the result alone).
+    pub lambda: f32,
+    /// Adam's step size.
+    pub rate: f32,
+    /// Gradient threads.
+    pub threads: usize,
+    /// L2 pull towards the start values: `l2 * (w - start)^2` per weight (in squared
+    /// centipawns, added to the mean squared error), so that entries the data seldom
+    /// touches stay near where they were.
+    pub l2: f32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            epochs: 2000,
+            psqt: false,
+            lambda: 1.0,
+            rate: 0.5,
+            threads: 1,
+            l2: 0.0,
+        }
+    }
+}
+
+/// Parses the result field: `1`, `0.5`, `0`, or the PGN forms.
+fn parse_result(s: &str) -> Option<f32> {
+    match s {
+        "1-0" => Some(1.0),
+        "0-1" => Some(0.0),
+        "1/2-1/2" => Some(0.5),
+        _ => s.parse::<f32>().ok().filter(|r| (0.0..=1.0).contains(r)),
+    }
+}
+
 impl DataSet {
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -71,7 +133,8 @@ impl DataSet {
         self.entries.is_empty()
     }
 
-    /// Parses `<FEN> | <result>` lines; returns the usable positions and what was skipped.
+    /// Parses `<FEN> | [<score> |] <result>` lines; returns the usable positions and what
+    /// was skipped.
     pub fn parse(text: &str) -> (DataSet, Skipped) {
         let mut set = DataSet {
             entries: Vec::new(),
@@ -83,18 +146,21 @@ impl DataSet {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let Some((fen, result)) = line.rsplit_once('|') else {
+            let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+            let parsed = match fields.as_slice() {
+                [fen, result] => parse_result(result).map(|r| (*fen, f32::NAN, r)),
+                [fen, score, result] => score
+                    .parse::<i32>()
+                    .ok()
+                    .zip(parse_result(result))
+                    .map(|(s, r)| (*fen, s as f32, r)),
+                _ => None,
+            };
+            let Some((fen, score, result)) = parsed else {
                 skipped.malformed += 1;
                 continue;
             };
-            let result = match result.trim().parse::<f32>() {
-                Ok(r) if (0.0..=1.0).contains(&r) => r,
-                _ => {
-                    skipped.malformed += 1;
-                    continue;
-                }
-            };
-            let Ok(board) = Board::from_fen(fen.trim(), false) else {
+            let Ok(board) = Board::from_fen(fen, false) else {
                 skipped.malformed += 1;
                 continue;
             };
@@ -106,12 +172,12 @@ impl DataSet {
                 skipped.winning_capture += 1;
                 continue;
             }
-            set.push(&board, result);
+            set.push(&board, result, score);
         }
         (set, skipped)
     }
 
-    fn push(&mut self, board: &Board, result: f32) {
+    fn push(&mut self, board: &Board, result: f32, score: f32) {
         let mut c = Counts::default();
         let phase = hce::trace(board, &mut c);
         let start = self.terms.len() as u32;
@@ -131,15 +197,33 @@ impl DataSet {
             mg_share: phase as f32 / 24.0,
             tempo: tempo as f32,
             result,
+            score,
+            target: result,
             start,
             len: (self.terms.len() as u32 - start) as u16,
         });
     }
 
+    /// Sets every target to `lambda * result + (1 - lambda) * sigmoid(k * score)` (the result
+    /// alone where a line had no score).
+    pub fn set_targets(&mut self, k: f32, lambda: f32) {
+        for e in &mut self.entries {
+            e.target = if e.score.is_nan() {
+                e.result
+            } else {
+                lambda * e.result + (1.0 - lambda) * sigmoid(k * e.score)
+            };
+        }
+    }
+
+    fn counts(&self, e: &Entry) -> &[(u16, f32)] {
+        &self.terms[e.start as usize..e.start as usize + e.len as usize]
+    }
+
     /// The linear model's evaluation of entry `e` (white's point of view) under `w`.
     fn eval(&self, e: &Entry, w: &[(f32, f32)]) -> f32 {
         let (mut mg, mut eg) = (e.fixed_mg, e.fixed_eg);
-        for &(t, n) in &self.terms[e.start as usize..e.start as usize + e.len as usize] {
+        for &(t, n) in self.counts(e) {
             mg += w[t as usize].0 * n;
             eg += w[t as usize].1 * n;
         }
@@ -152,7 +236,7 @@ impl DataSet {
         let sum: f64 = self.entries[range]
             .iter()
             .map(|e| {
-                let d = e.result - sigmoid(k * self.eval(e, w));
+                let d = e.target - sigmoid(k * self.eval(e, w));
                 (d * d) as f64
             })
             .sum();
@@ -175,30 +259,59 @@ impl DataSet {
         (lo + hi) / 2.0
     }
 
-    /// Full-batch gradient descent (Adam) on the weights over entries `range`.
+    /// The gradient of the summed squared error over `entries` (not yet divided by their
+    /// number).
+    fn gradient(&self, entries: &[Entry], w: &[(f32, f32)], k: f32) -> Vec<(f64, f64)> {
+        let mut grad = vec![(0.0f64, 0.0f64); w.len()];
+        for e in entries {
+            let s = sigmoid(k * self.eval(e, w));
+            // d/d(eval) of (target - s)^2.
+            let d = -2.0 * (e.target - s) * s * (1.0 - s) * k * SIGMOID_SCALE;
+            let (gm, ge) = (d * e.mg_share, d * (1.0 - e.mg_share));
+            for &(t, c) in self.counts(e) {
+                grad[t as usize].0 += (gm * c) as f64;
+                grad[t as usize].1 += (ge * c) as f64;
+            }
+        }
+        grad
+    }
+
+    /// Full-batch gradient descent (Adam) on the weights over entries `range`; weights whose
+    /// `frozen` flag is set keep their start values.
     pub fn tune(
         &self,
         start: &[(f32, f32)],
         k: f32,
-        epochs: usize,
-        rate: f32,
+        options: &Options,
+        frozen: &[bool],
         range: std::ops::Range<usize>,
-    ) -> Vec<(f32, f32)> {
+    ) -> Weights {
         let mut w = start.to_vec();
         let mut m = vec![(0.0f32, 0.0f32); w.len()];
         let mut v = vec![(0.0f32, 0.0f32); w.len()];
         let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         let n = range.len().max(1) as f32;
-        for epoch in 1..=epochs {
+        let entries = &self.entries[range];
+        let chunk = entries.len().div_ceil(options.threads.max(1)).max(1);
+        for epoch in 1..=options.epochs {
+            let parts: Vec<Vec<(f64, f64)>> = std::thread::scope(|s| {
+                let handles: Vec<_> = entries
+                    .chunks(chunk)
+                    .map(|part| {
+                        let w = &w;
+                        s.spawn(move || self.gradient(part, w, k))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_default())
+                    .collect()
+            });
             let mut grad = vec![(0.0f64, 0.0f64); w.len()];
-            for e in &self.entries[range.clone()] {
-                let s = sigmoid(k * self.eval(e, &w));
-                // d/d(eval) of (result - s)^2.
-                let d = -2.0 * (e.result - s) * s * (1.0 - s) * k * SIGMOID_SCALE;
-                let (gm, ge) = (d * e.mg_share, d * (1.0 - e.mg_share));
-                for &(t, c) in &self.terms[e.start as usize..e.start as usize + e.len as usize] {
-                    grad[t as usize].0 += (gm * c) as f64;
-                    grad[t as usize].1 += (ge * c) as f64;
+            for part in parts {
+                for (g, p) in grad.iter_mut().zip(part) {
+                    g.0 += p.0;
+                    g.1 += p.1;
                 }
             }
             let c1 = 1.0 - b1.powi(epoch as i32);
@@ -207,11 +320,20 @@ impl DataSet {
                 let g = g as f32 / n;
                 *m = b1 * *m + (1.0 - b1) * g;
                 *v = b2 * *v + (1.0 - b2) * g * g;
-                *w -= rate * (*m / c1) / ((*v / c2).sqrt() + eps);
+                *w -= options.rate * (*m / c1) / ((*v / c2).sqrt() + eps);
             };
             for i in 0..w.len() {
-                step(grad[i].0, &mut w[i].0, &mut m[i].0, &mut v[i].0);
-                step(grad[i].1, &mut w[i].1, &mut m[i].1, &mut v[i].1);
+                if frozen.get(i).copied().unwrap_or(false) {
+                    continue;
+                }
+                // The pull's gradient, scaled up by n as the data gradient is divided by it.
+                let pull = |w: f32, s: f32| (2.0 * options.l2 * (w - s) * n) as f64;
+                let (gm, ge) = (
+                    grad[i].0 + pull(w[i].0, start[i].0),
+                    grad[i].1 + pull(w[i].1, start[i].1),
+                );
+                step(gm, &mut w[i].0, &mut m[i].0, &mut v[i].0);
+                step(ge, &mut w[i].1, &mut m[i].1, &mut v[i].1);
             }
         }
         w
@@ -233,17 +355,48 @@ fn has_winning_capture(board: &Board) -> bool {
 }
 
 /// The weights in play, as floats.
-pub fn current_weights() -> Vec<(f32, f32)> {
+pub fn current_weights() -> Weights {
     hce::weights()
         .iter()
         .map(|&(a, b)| (a as f32, b as f32))
         .collect()
 }
 
-/// `lazuli texel FILE [EPOCHS]`: trace, fit K, tune, print the error before and after on a
-/// held-out tenth of the positions, and the new table in the source's layout.
-pub fn run(text: &str, epochs: usize) -> String {
-    let (set, skipped) = DataSet::parse(text);
+const PIECE_NAMES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
+
+/// Piece-square tables of `w` in the source's layout (material subtracted), middlegame then
+/// endgame.
+fn format_psqt(w: &[(f32, f32)]) -> String {
+    let material = hce::material();
+    let mut out = String::new();
+    for (phase, name) in [(0, "MG_PST"), (1, "EG_PST")] {
+        out.push_str(&format!("const {name}: [[i32; 64]; 6] = [\n"));
+        for (p, piece) in PIECE_NAMES.iter().enumerate() {
+            out.push_str(&format!("    [ // {piece}\n"));
+            for row in 0..8 {
+                out.push_str("       ");
+                for col in 0..8 {
+                    let (mg, eg) = w[PSQT + p * 64 + row * 8 + col];
+                    let v = if phase == 0 {
+                        mg - material[p].0 as f32
+                    } else {
+                        eg - material[p].1 as f32
+                    };
+                    out.push_str(&format!("{:>5},", v.round() as i32));
+                }
+                out.push('\n');
+            }
+            out.push_str("    ],\n");
+        }
+        out.push_str("];\n");
+    }
+    out
+}
+
+/// `lazuli texel FILE`: trace, fit K, tune, print the error before and after on a held-out
+/// tenth of the positions, and the new tables in the source's layout.
+pub fn run(text: &str, options: &Options) -> String {
+    let (mut set, skipped) = DataSet::parse(text);
     let mut out = format!(
         "positions {} (skipped: {} malformed, {} in check, {} with a winning capture)\n",
         set.len(),
@@ -255,22 +408,26 @@ pub fn run(text: &str, epochs: usize) -> String {
         out.push_str("too few positions to tune\n");
         return out;
     }
-    // Every tenth position is held out to check the fit generalises. The input should be
-    // shuffled (the data script does that), so the split is not by game.
+    // The last tenth of the positions is held out to check the fit generalises. The input
+    // keeps each game's positions together (datagen and the data script do), so that tenth
+    // is whole games: a split inside games would share results between the two parts and
+    // hide over-fitting.
     let split = set.len() - set.len() / 10;
     let train = 0..split;
     let test = split..set.len();
     let w0 = current_weights();
     let k = set.fit_k(&w0, train.clone());
+    set.set_targets(k, options.lambda);
     let before = (
         set.error(&w0, k, train.clone()),
         set.error(&w0, k, test.clone()),
     );
-    let w = set.tune(&w0, k, epochs, 0.5, train.clone());
+    let frozen: Vec<bool> = (0..ALL_TERMS).map(|i| i >= PSQT && !options.psqt).collect();
+    let w = set.tune(&w0, k, options, &frozen, train.clone());
     let after = (set.error(&w, k, train), set.error(&w, k, test));
     out.push_str(&format!(
-        "K {k:.3}\nerror before: train {:.6} held-out {:.6}\nerror after:  train {:.6} held-out {:.6}\n",
-        before.0, before.1, after.0, after.1
+        "K {k:.3} lambda {}\nerror before: train {:.6} held-out {:.6}\nerror after:  train {:.6} held-out {:.6}\n",
+        options.lambda, before.0, before.1, after.0, after.1
     ));
     for (i, name) in hce::TERM_NAMES.iter().enumerate() {
         out.push_str(&format!(
@@ -280,6 +437,9 @@ pub fn run(text: &str, epochs: usize) -> String {
             w0[i].0,
             w0[i].1
         ));
+    }
+    if options.psqt {
+        out.push_str(&format_psqt(&w));
     }
     out
 }
@@ -308,7 +468,7 @@ mod tests {
                 entries: Vec::new(),
                 terms: Vec::new(),
             };
-            set.push(&board, 0.5);
+            set.push(&board, 0.5, f32::NAN);
             let model = set.eval(&set.entries[0], &w);
             let real = crate::eval::evaluate(&board);
             let real_white = if board.side_to_move() == Color::White {
@@ -347,6 +507,47 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 1
     }
 
     #[test]
+    fn scored_lines_parse_and_blend_their_targets() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 400 | 1.0
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | x | 1.0
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 1 | 2 | 1
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0-1
+";
+        let (mut set, skipped) = DataSet::parse(text);
+        assert_eq!(set.len(), 2);
+        assert_eq!(skipped.malformed, 2);
+        assert_eq!(set.entries[0].target, 1.0);
+        set.set_targets(1.0, 0.5);
+        // sigmoid(400 cp) = 10/11; half of it plus half of the result.
+        assert!((set.entries[0].target - (0.5 + 0.5 * 10.0 / 11.0)).abs() < 1e-4);
+        // A line without a score keeps its result.
+        assert_eq!(set.entries[1].target, 0.0);
+    }
+
+    #[test]
+    fn frozen_weights_keep_their_values() {
+        let mut text = String::new();
+        for _ in 0..50 {
+            text.push_str("4k3/pppn4/8/8/8/8/PPP5/2B1KB2 w - - 0 1 | 1\n");
+            text.push_str("2b1kb2/ppp5/8/8/8/8/PPPN4/4K3 w - - 0 1 | 0\n");
+        }
+        let (set, _) = DataSet::parse(&text);
+        let w0 = current_weights();
+        let frozen: Vec<bool> = (0..ALL_TERMS).map(|i| i >= PSQT).collect();
+        let options = Options {
+            epochs: 50,
+            ..Options::default()
+        };
+        let w = set.tune(&w0, 1.0, &options, &frozen, 0..set.len());
+        assert_eq!(&w[PSQT..], &w0[PSQT..]);
+        assert_ne!(w[hce::BISHOP_PAIR], w0[hce::BISHOP_PAIR]);
+        // With the tables free too, some entry moves.
+        let w = set.tune(&w0, 1.0, &options, &[], 0..set.len());
+        assert_ne!(&w[PSQT..], &w0[PSQT..]);
+    }
+
+    #[test]
     fn tuning_moves_a_weight_towards_the_results() {
         // White wins every game where it has the bishop pair (and the pair is otherwise worth
         // little in these positions): tuning must raise the bishop-pair weight.
@@ -358,7 +559,13 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 1
         let (set, _) = DataSet::parse(&text);
         assert_eq!(set.len(), 400);
         let w0 = current_weights();
-        let w = set.tune(&w0, 1.0, 200, 1.0, 0..set.len());
+        let options = Options {
+            epochs: 200,
+            rate: 1.0,
+            threads: 2,
+            ..Options::default()
+        };
+        let w = set.tune(&w0, 1.0, &options, &[], 0..set.len());
         assert!(w[hce::BISHOP_PAIR].1 > w0[hce::BISHOP_PAIR].1 + 20.0);
         assert!(set.error(&w, 1.0, 0..400) < set.error(&w0, 1.0, 0..400));
     }
