@@ -148,7 +148,7 @@ tunables! {
     /// `TM_CHANGE_X100`%; the node share of the best move scales it by
     /// `(TM_SHARE_BASE_X100 - 100 * share) / 100`; the soft limit itself by `TM_SOFT_X100`%.
     TM_CHANGE_X100 = 25, 0, 60, 4.0;
-    TM_SHARE_BASE_X100 = 160, 100, 250, 8.0;
+    TM_SHARE_BASE_X100 = 130, 100, 250, 8.0;
     TM_SOFT_X100 = 130, 50, 200, 8.0;
 }
 
