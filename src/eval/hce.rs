@@ -26,63 +26,63 @@ pub const TEMPO: i32 = 10;
 const MG_PST: [[i32; 64]; 6] = [
     [ // pawn
            0,    0,    0,    0,    0,    0,    0,    0,
-          96,  133,   63,   96,   69,  124,   33,  -12,
-         -11,    0,   28,   25,   61,   60,   20,  -19,
-          -5,   12,   11,    6,   19,    3,   10,  -27,
-         -11,   -9,   -3,    7,   11,   17,   10,  -28,
-         -18,  -11,   -2,  -23,   -9,  -10,   18,  -13,
-         -28,   -8,  -18,  -28,  -28,    8,   21,  -19,
+          95,  132,   65,   96,   69,  122,   32,  -12,
+         -13,   -4,   26,   19,   57,   64,   16,  -17,
+          -5,    9,    8,    2,   14,   -1,    5,  -30,
+         -10,  -14,   -5,    3,    6,   13,    5,  -30,
+         -18,  -14,   -7,  -26,  -13,  -15,   11,  -16,
+         -28,  -12,  -20,  -33,  -30,    3,   13,  -22,
            0,    0,    0,    0,    0,    0,    0,    0,
     ],
     [ // knight
-        -171,  -89,  -35,  -49,   61,  -97,  -15, -106,
-         -70,  -41,   69,   36,   22,   60,    6,  -17,
-         -45,   48,   38,   62,   85,  130,   66,   44,
-          -4,   16,   25,   37,   28,   68,   25,   25,
-          -1,   13,   21,   20,   35,   15,   20,    2,
-         -22,   -3,   11,   11,   24,   17,   24,   -9,
-         -23,  -47,   -1,   18,    8,   18,  -16,  -15,
-        -104,  -18,  -51,  -30,  -13,  -20,  -19,  -20,
+        -175,  -89,  -36,  -49,   61,  -97,  -15, -105,
+         -66,  -41,   65,   36,   21,   58,    5,  -17,
+         -43,   37,   37,   57,   84,  130,   59,   44,
+           0,   15,   26,   29,   25,   62,   25,   27,
+           5,   19,   21,   21,   35,   14,   18,    6,
+         -20,    0,   10,   10,   24,   15,   23,   -6,
+         -18,  -41,    3,   18,    9,   16,  -17,  -11,
+        -103,  -16,  -43,  -26,   -9,  -13,  -18,  -17,
     ],
     [ // bishop
-         -30,    3,  -81,  -36,  -25,  -42,    5,   -6,
-         -29,    9,  -12,  -13,   32,   55,   18,  -47,
-         -16,   29,   39,   35,   34,   49,   37,    8,
-          -4,   12,   29,   43,   26,   36,    6,   -7,
-           1,    8,   23,   24,   34,   13,    4,   -5,
-           9,   13,   21,    6,   12,   24,   24,    8,
-          11,   21,    4,    4,   15,   11,   30,   21,
-         -35,   -9,   -4,  -21,  -20,  -12,  -37,  -16,
+         -31,    3,  -80,  -35,  -25,  -42,    3,   -4,
+         -31,    3,   -6,  -13,   33,   51,   17,  -47,
+         -16,   21,   36,   30,   33,   47,   37,   16,
+          -3,   14,   35,   37,   20,   35,    8,  -10,
+           7,    4,   24,   21,   33,   14,    1,  -10,
+          11,   12,   22,    5,   12,   22,   26,    7,
+          17,   21,    1,    5,   14,    6,   28,   36,
+         -36,  -13,   -3,  -20,  -24,  -11,  -34,  -11,
     ],
     [ // rook
-          34,   42,   31,   52,   63,   11,   30,   44,
-          30,   34,   58,   66,   79,   66,   28,   42,
-          -8,   19,   30,   31,   22,   48,   61,   17,
-         -14,   -5,    7,   30,   27,   35,   -3,  -10,
-         -40,  -29,  -11,    4,   10,   -7,    8,  -22,
-         -36,  -14,  -24,  -17,   -1,   -5,   -1,  -35,
-         -46,  -20,  -24,  -16,  -13,    9,   -6,  -75,
-         -15,   -8,   -7,    3,    5,    0,  -51,  -28,
+          36,   42,   30,   53,   64,   13,   30,   45,
+          28,   31,   55,   66,   76,   64,   29,   38,
+         -12,   16,   32,   26,   25,   50,   60,   17,
+          -8,   -2,    5,   32,   28,   34,    1,   -2,
+         -42,  -33,  -11,    6,    9,   -8,    9,  -22,
+         -31,   -6,  -30,  -17,   -4,   -9,    1,  -36,
+         -45,  -22,  -27,  -19,  -19,    6,   -6,  -75,
+         -17,   -9,  -10,    0,    1,   -4,  -55,  -29,
     ],
     [ // queen
-         -27,   -1,   28,   12,   58,   45,   42,   44,
-         -26,  -32,   -7,   -1,  -16,   56,   25,   49,
-          -7,  -13,    8,    9,   33,   54,   46,   56,
-         -19,  -27,  -11,  -14,   -3,   13,    2,    2,
-          -5,  -25,   -7,  -13,   -5,  -12,   -2,   -2,
-          -8,    3,   -9,    0,   -6,    2,    9,    2,
-         -29,   -1,    5,    7,    3,   16,   -8,   -6,
-          -7,  -13,   11,    1,    0,  -20,  -30,  -52,
+         -26,   -2,   27,   12,   57,   46,   41,   43,
+         -28,  -26,   -9,   -4,  -16,   55,   21,   43,
+          -3,  -10,    8,   10,   37,   52,   44,   55,
+         -13,  -26,   -7,  -13,   -5,   10,    5,    3,
+          -3,  -24,   -6,  -15,   -7,  -16,   -5,   -1,
+          -3,    2,   -8,    1,   -6,    1,    8,   -1,
+         -23,    5,    6,    7,    2,   16,  -12,  -11,
+         -10,   -9,   19,    1,    9,  -15,  -28,  -54,
     ],
     [ // king
-         -65,   23,   16,  -15,  -56,  -34,    3,   12,
-          28,   -1,  -19,   -6,   -7,   -2,  -36,  -29,
-          -8,   24,    3,  -17,  -22,    5,   21,  -22,
-         -17,  -20,  -13,  -29,  -32,  -27,  -13,  -35,
-         -48,    0,  -29,  -41,  -49,  -43,  -32,  -49,
-         -14,  -12,  -19,  -51,  -46,  -36,  -15,  -28,
-           0,    2,   -8,  -62,  -46,  -26,   11,   19,
-         -15,   46,   12,  -54,    3,  -34,   34,   19,
+         -65,   23,   16,  -15,  -56,  -34,    4,   11,
+          27,   -1,  -18,   -5,   -6,    0,  -34,  -29,
+          -7,   25,    4,  -18,  -24,    3,   19,  -22,
+         -17,  -20,  -14,  -31,  -35,  -29,  -13,  -34,
+         -47,    1,  -30,  -43,  -52,  -43,  -31,  -47,
+         -14,  -10,  -16,  -54,  -47,  -41,  -15,  -29,
+          -1,   -1,   -8,  -57,  -45,  -27,   11,   23,
+         -14,   48,   12,  -52,    2,  -35,   32,   21,
     ],
 ];
 
@@ -90,63 +90,63 @@ const MG_PST: [[i32; 64]; 6] = [
 const EG_PST: [[i32; 64]; 6] = [
     [ // pawn
            0,    0,    0,    0,    0,    0,    0,    0,
-         165,  165,  158,  138,  150,  130,  165,  175,
-          79,   81,   89,   60,   44,   43,   65,   57,
-          34,   20,    6,   -5,    1,   -5,   12,   21,
-          19,   20,   -3,  -12,   -7,  -16,    2,    6,
-           8,    3,    6,    0,    2,    6,   -2,   -1,
-          30,   15,   25,   16,   -1,    8,    2,   -1,
+         156,  160,  160,  143,  152,  130,  166,  166,
+          70,   69,   87,   53,   35,   34,   52,   41,
+          32,   18,    4,   -8,    1,   -9,   11,   20,
+          18,   24,   -2,  -13,   -6,  -18,    2,    7,
+           8,    2,    8,    0,    3,    7,   -2,   -1,
+          31,   16,   26,   19,   -6,    7,    1,   -1,
            0,    0,    0,    0,    0,    0,    0,    0,
     ],
     [ // knight
-         -60,  -39,  -13,  -27,  -32,  -27,  -63,  -98,
-         -25,   -8,  -19,   -3,  -10,  -25,  -25,  -53,
-         -23,  -26,   11,    7,   -2,  -13,  -21,  -41,
-          -9,    4,   32,   28,   23,   13,    9,  -22,
-         -27,    0,   22,   26,   24,   11,   -1,  -20,
-         -18,   -1,    3,   14,    9,    6,  -20,  -27,
-         -39,  -17,   -7,   -5,   -8,  -18,  -25,  -43,
-         -29,  -48,  -19,  -19,  -22,  -15,  -53,  -63,
+         -62,  -40,  -13,  -25,  -33,  -27,  -63,  -97,
+         -24,   -7,  -14,   -4,  -11,  -25,  -25,  -53,
+         -22,  -31,   10,    6,   -2,  -16,  -23,  -41,
+          -1,    5,   36,   33,   27,   19,   10,  -24,
+         -34,    4,   24,   26,   28,   10,   -4,  -20,
+         -12,    1,    4,   15,    9,    7,  -19,  -30,
+         -36,  -13,   -4,   -4,  -10,  -15,  -26,  -42,
+         -29,  -43,  -14,  -20,  -21,  -12,  -53,  -62,
     ],
     [ // bishop
-         -11,  -20,   -9,   -2,   -5,   -8,  -15,  -22,
-          -7,   -7,    7,   -7,    4,   -8,    3,  -14,
-           7,   -5,   -4,    3,   -3,   11,    0,    3,
-          -6,   15,   10,    5,    8,    6,    6,    0,
-          -7,    4,   19,   18,   -3,   12,  -11,  -12,
-          -8,   -7,    9,   13,   13,    0,   -2,  -16,
-         -13,  -16,  -15,   -7,    6,  -12,  -16,  -27,
-         -25,  -16,  -16,   -5,  -11,  -11,   -6,  -13,
+          -9,  -19,   -7,    4,   -3,   -6,  -14,  -20,
+          -5,   -9,    8,   -3,    9,   -3,    9,  -13,
+          11,    0,   -9,    6,   -3,   15,    1,    2,
+          -8,   16,    6,    6,    8,    6,    6,    0,
+          -8,    5,   22,   20,   -4,   14,  -17,  -13,
+          -6,  -10,    9,   14,   15,   -2,    1,  -16,
+         -11,  -14,  -19,   -9,    5,  -12,  -16,  -28,
+         -26,  -20,  -11,   -6,  -11,   -6,   -7,   -9,
     ],
     [ // rook
-          13,    7,   19,   21,   17,   19,    5,    6,
-          15,   20,   10,   13,   -2,   -3,    7,    6,
-          11,   13,    9,    4,    9,    2,   -3,    1,
-          19,    9,   18,    2,    4,    0,    2,    4,
-           6,   10,    8,    9,   -3,   -3,   -6,   -4,
-           1,   -2,   -7,   -3,   -5,  -17,  -12,  -18,
-         -14,   -9,   -1,   -5,  -20,  -15,  -13,   -2,
-          -9,    0,   -1,  -15,  -16,  -22,    8,  -28,
+          11,    5,   19,   19,   15,   21,    4,    7,
+          11,   20,    6,    9,   -4,   -6,    6,    6,
+          15,   17,    9,    3,   12,    6,   -1,    5,
+          27,   12,   21,    2,    5,   -1,    4,    5,
+          10,   14,    8,   12,   -1,   -1,   -5,    2,
+           5,   -3,   -5,   -3,   -2,  -18,  -14,  -19,
+         -17,   -9,    0,   -6,  -24,  -18,  -14,    1,
+          -9,   -1,   -1,  -18,  -19,  -23,   12,  -29,
     ],
     [ // queen
-          -7,   21,   22,   27,   26,   19,    9,   19,
-         -16,   23,   33,   40,   59,   25,   29,    0,
-         -16,   10,   11,   50,   49,   36,   22,   10,
-           7,   23,   29,   47,   59,   39,   59,   36,
-         -16,   27,   20,   49,   31,   38,   39,   22,
-         -15,  -22,   15,    0,    9,   18,    6,    7,
-         -19,  -27,  -35,  -12,  -15,  -26,  -35,  -34,
-         -35,  -25,  -22,  -38,   -4,  -33,  -19,  -41,
+          -6,   20,   22,   27,   25,   20,    8,   18,
+         -15,   25,   34,   39,   60,   25,   28,    0,
+         -13,   13,   12,   51,   51,   37,   24,   11,
+          10,   24,   33,   48,   60,   37,   60,   35,
+         -14,   26,   20,   52,   31,   42,   39,   21,
+         -14,  -17,   16,   -6,    9,   18,    3,    9,
+         -17,  -31,  -38,   -8,  -14,  -29,  -34,  -36,
+         -36,  -22,  -24,  -34,   -4,  -34,  -18,  -41,
     ],
     [ // king
-         -76,  -34,  -18,  -18,  -10,   16,    5,  -21,
-         -13,   15,   15,   18,   21,   43,   30,   10,
-           9,   17,   20,   13,   14,   40,   39,   11,
-          -8,   25,   24,   20,   23,   28,   29,    2,
-         -18,    1,   19,   26,   28,   28,   12,   -5,
-         -23,   -4,   13,   15,   27,   21,   11,  -10,
-         -26,  -12,    7,   14,   12,   13,   -9,  -23,
-         -50,  -37,  -20,  -11,  -29,  -14,  -25,  -46,
+         -78,  -34,  -18,  -18,   -9,   16,    5,  -26,
+         -14,   12,   15,   19,   23,   44,   34,    8,
+           7,   16,   17,   11,   13,   38,   37,    9,
+          -9,   26,   23,   18,   27,   29,   32,    1,
+         -18,    5,   19,   28,   31,   30,   14,    1,
+         -26,   -6,   14,   14,   28,   23,   13,   -9,
+         -25,  -13,    7,   12,   11,   15,  -12,  -29,
+         -47,  -40,  -20,   -9,  -28,  -11,  -25,  -49,
     ],
 ];
 
@@ -206,8 +206,15 @@ pub const PASSED_OWN_KING: usize = 26;
 pub const PASSED_THEIR_KING: usize = 27;
 /// Files at and beside our king with no pawn of ours.
 pub const KING_OPEN_FILE: usize = 28;
+/// Enemy knights, bishops, rooks and queens we attack and they do not defend.
+pub const HANGING: usize = 29;
+/// Squares from which our knight, bishop, rook, queen (4 entries) can give check, reachable
+/// by such a piece now, not occupied by our pieces and not attacked by the enemy.
+pub const SAFE_CHECK: usize = 30;
+/// A rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
+pub const ROOK_SEVENTH: usize = 34;
 /// Number of positional terms.
-pub const TERMS: usize = 29;
+pub const TERMS: usize = 35;
 /// The piece-square entries follow the positional terms in the tuner's numbering:
 /// `PSQT + piece type * 64 + table index`, each the material plus piece-square value.
 pub const PSQT: usize = TERMS;
@@ -245,39 +252,51 @@ pub const TERM_NAMES: [&str; TERMS] = [
     "passed own king distance",
     "passed their king distance",
     "king open file",
+    "hanging",
+    "safe check knight",
+    "safe check bishop",
+    "safe check rook",
+    "safe check queen",
+    "rook on seventh",
 ];
 
 #[rustfmt::skip]
 const WEIGHTS: [(i32, i32); TERMS] = [
-    (16, 53),       // bishop pair
-    (4, 0),         // mobility knight
-    (5, 5),         // mobility bishop
-    (3, 3),         // mobility rook
-    (1, 6),         // mobility queen
+    (9, 59),        // bishop pair
+    (4, 2),         // mobility knight
+    (4, 6),         // mobility bishop
+    (2, 3),         // mobility rook
+    (1, 4),         // mobility queen
     (0, 0),         // passed rank 1
-    (-8, 20),       // passed rank 2
-    (-8, 20),       // passed rank 3
-    (-12, 36),      // passed rank 4
-    (25, 55),       // passed rank 5
-    (40, 63),       // passed rank 6
-    (47, 81),       // passed rank 7
+    (-12, 22),      // passed rank 2
+    (-12, 18),      // passed rank 3
+    (-15, 36),      // passed rank 4
+    (30, 54),       // passed rank 5
+    (46, 65),       // passed rank 6
+    (46, 67),       // passed rank 7
     (0, 0),         // passed rank 8
-    (-12, -23),     // doubled
-    (-1, -3),       // isolated
-    (39, 0),        // rook open file
-    (19, 11),       // rook semi-open file
-    (10, -4),       // king shield
-    (46, 31),       // threat by pawn
-    (43, 29),       // threat by minor
-    (43, 19),       // threat by rook
-    (16, 15),       // outpost knight
-    (21, 9),        // outpost bishop
+    (-12, -24),     // doubled
+    (-1, -4),       // isolated
+    (38, -3),       // rook open file
+    (17, 14),       // rook semi-open file
+    (9, -4),        // king shield
+    (40, 28),       // threat by pawn
+    (39, 27),       // threat by minor
+    (49, 20),       // threat by rook
+    (15, 11),       // outpost knight
+    (23, 8),        // outpost bishop
     (4, 4),         // phalanx
-    (11, 9),        // supported
-    (2, -17),       // passed blocked
-    (1, -8),        // passed own king distance
+    (11, 10),       // supported
+    (4, -18),       // passed blocked
+    (0, -7),        // passed own king distance
     (-2, 9),        // passed their king distance
-    (-13, -4),      // king open file
+    (-12, -3),      // king open file
+    (17, 22),       // hanging
+    (31, -1),       // safe check knight
+    (10, 17),       // safe check bishop
+    (30, 8),        // safe check rook
+    (15, 17),       // safe check queen
+    (5, 13),        // rook on seventh
 ];
 
 /// King safety: attack weight per enemy piece type hitting the king zone; the penalty
@@ -402,9 +421,21 @@ fn distance(a: Square, b: Square) -> i32 {
     df.max(dr)
 }
 
-/// Positional terms for side `c`, each counted `sign` times (+1 for white, -1 for black).
+/// What one side attacks, by piece type, and everything together.
+#[derive(Default)]
+struct Attacks {
+    pawns: Bitboard,
+    knights: Bitboard,
+    bishops: Bitboard,
+    rooks: Bitboard,
+    queens: Bitboard,
+    all: Bitboard,
+}
+
+/// Positional terms for side `c` that need only its own attacks, each counted `sign` times
+/// (+1 for white, -1 for black); returns those attacks.
 #[inline(always)]
-fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
+fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) -> Attacks {
     let them = !c;
     let occ = board.occupied();
     let own = board.color(c);
@@ -412,9 +443,11 @@ fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
     let their_pawns = board.pieces_of(them, PieceType::Pawn);
     let our_king = board.king(c);
     let their_king = board.king(them);
-    let our_pawn_attacks = pawn_attacks_all(c, our_pawns);
-    let their_queens = board.pieces_of(them, PieceType::Queen);
-    let their_majors = board.pieces_of(them, PieceType::Rook) | their_queens;
+    let mut attacks = Attacks {
+        pawns: pawn_attacks_all(c, our_pawns),
+        ..Attacks::default()
+    };
+    let our_pawn_attacks = attacks.pawns;
     let mut add = |term: usize, n: i32| out.term(term, sign * n);
 
     if board.pieces_of(c, PieceType::Bishop).several() {
@@ -457,21 +490,19 @@ fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
         ((our_pawns.0 & !Bitboard::FILE_A.0) >> 1) | ((our_pawns.0 & !Bitboard::FILE_H.0) << 1);
     add(PHALANX, (our_pawns & Bitboard(beside)).count() as i32);
     add(SUPPORTED, (our_pawns & our_pawn_attacks).count() as i32);
-    add(
-        THREAT_BY_PAWN,
-        (our_pawn_attacks & board.color(them) & !their_pawns & !Bitboard::from_square(their_king))
-            .count() as i32,
-    );
 
-    // Mobility, outposts, threats, rooks on open files, attacks on the enemy king zone.
+    // Mobility, outposts, rooks on open files and the seventh, attacks on the enemy king zone.
     let safe = !own & !pawn_attacks_all(them, their_pawns);
     let zone = king_attacks(their_king).with(their_king);
     let mut attack_weight = 0;
     let mut attackers = 0;
     let our_files = file_fill(our_pawns);
     let their_files = file_fill(their_pawns);
-    let mut minor_attacks = Bitboard::EMPTY;
-    let mut rook_attacks_all = Bitboard::EMPTY;
+    let seventh = match c {
+        Color::White => Bitboard::rank(6),
+        Color::Black => Bitboard::rank(1),
+    };
+    let king_on_eighth = their_king.relative_rank(c) == 7;
     for (k, pt) in [
         PieceType::Knight,
         PieceType::Bishop,
@@ -499,7 +530,11 @@ fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
             }
             match pt {
                 PieceType::Knight | PieceType::Bishop => {
-                    minor_attacks |= att;
+                    if pt == PieceType::Knight {
+                        attacks.knights |= att;
+                    } else {
+                        attacks.bishops |= att;
+                    }
                     let rank = sq.relative_rank(c);
                     if (3..=5).contains(&rank)
                         && our_pawn_attacks.contains(sq)
@@ -516,7 +551,7 @@ fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
                     }
                 }
                 PieceType::Rook => {
-                    rook_attacks_all |= att;
+                    attacks.rooks |= att;
                     if !our_files.contains(sq) {
                         add(
                             if their_files.contains(sq) {
@@ -527,19 +562,14 @@ fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
                             1,
                         );
                     }
+                    if seventh.contains(sq) && (king_on_eighth || (seventh & their_pawns).any()) {
+                        add(ROOK_SEVENTH, 1);
+                    }
                 }
-                _ => {}
+                _ => attacks.queens |= att,
             }
         }
     }
-    add(
-        THREAT_BY_MINOR,
-        (minor_attacks & their_majors).count() as i32,
-    );
-    add(
-        THREAT_BY_ROOK,
-        (rook_attacks_all & their_queens).count() as i32,
-    );
 
     // Our own king: the pawn shield in front of it, open files beside it.
     let shield = king_attacks(our_king) & our_pawns & front_span(c, our_king);
@@ -551,14 +581,74 @@ fn positional<S: Sink>(board: &Board, c: Color, sign: i32, out: &mut S) {
         // Grows faster than linearly: coordinated attacks are what break kings.
         out.fixed(sign * (attack_weight * attack_weight / 4).min(400), 0);
     }
+    attacks.all = attacks.pawns
+        | attacks.knights
+        | attacks.bishops
+        | attacks.rooks
+        | attacks.queens
+        | king_attacks(our_king);
+    attacks
 }
 
-/// Sends every part of the evaluation of `board` except the tempo bonus to `out`, from white's
-/// point of view, and returns the game phase (24 = full middlegame, 0 = pawn endgame).
+/// Terms for side `c` that need both sides' attacks: threats, hanging pieces, safe checks.
+#[inline(always)]
+fn threats<S: Sink>(
+    board: &Board,
+    c: Color,
+    sign: i32,
+    ours: &Attacks,
+    theirs: &Attacks,
+    out: &mut S,
+) {
+    let them = !c;
+    let occ = board.occupied();
+    let their_king = board.king(them);
+    let their_queens = board.pieces_of(them, PieceType::Queen);
+    let their_majors = board.pieces_of(them, PieceType::Rook) | their_queens;
+    let their_pieces =
+        board.color(them) & !board.pieces(PieceType::Pawn) & !board.pieces(PieceType::King);
+    let mut add = |term: usize, n: i32| out.term(term, sign * n);
+    add(THREAT_BY_PAWN, (ours.pawns & their_pieces).count() as i32);
+    add(
+        THREAT_BY_MINOR,
+        ((ours.knights | ours.bishops) & their_majors).count() as i32,
+    );
+    add(THREAT_BY_ROOK, (ours.rooks & their_queens).count() as i32);
+    add(
+        HANGING,
+        (ours.all & their_pieces & !theirs.all).count() as i32,
+    );
+
+    let safe = !board.color(c) & !theirs.all;
+    let diagonal = bishop_attacks(their_king, occ);
+    let straight = rook_attacks(their_king, occ);
+    add(
+        SAFE_CHECK,
+        (knight_attacks(their_king) & ours.knights & safe).count() as i32,
+    );
+    add(
+        SAFE_CHECK + 1,
+        (diagonal & ours.bishops & safe).count() as i32,
+    );
+    add(
+        SAFE_CHECK + 2,
+        (straight & ours.rooks & safe).count() as i32,
+    );
+    add(
+        SAFE_CHECK + 3,
+        ((diagonal | straight) & ours.queens & safe).count() as i32,
+    );
+}
+
+/// Sends every part of the evaluation of `board` except the tempo bonus and the endgame
+/// scaling to `out`, from white's point of view, and returns the game phase (24 = full
+/// middlegame, 0 = pawn endgame).
 #[inline(always)]
 pub fn trace<S: Sink>(board: &Board, out: &mut S) -> i32 {
-    positional(board, Color::White, 1, out);
-    positional(board, Color::Black, -1, out);
+    let white = positional(board, Color::White, 1, out);
+    let black = positional(board, Color::Black, -1, out);
+    threats(board, Color::White, 1, &white, &black, out);
+    threats(board, Color::Black, -1, &black, &white, out);
     let mut phase = 0;
     for pt in PieceType::ALL {
         let p = pt.index();
@@ -574,11 +664,52 @@ pub fn trace<S: Sink>(board: &Board, out: &mut S) -> i32 {
     phase.min(24)
 }
 
+/// The share (of 64) of the endgame score that stands, for an endgame score `eg` (white's
+/// view): material edges that cannot win without pawns, and opposite-coloured bishops, are
+/// worth less than their count says.
+pub fn eg_scale(board: &Board, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let non_pawn = |c: Color| {
+        [
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+        ]
+        .iter()
+        .map(|&pt| board.pieces_of(c, pt).count() as i32 * MG_VALUE[pt.index()])
+        .sum::<i32>()
+    };
+    let (ours, theirs) = (non_pawn(strong), non_pawn(!strong));
+    if board.pieces_of(strong, PieceType::Pawn).is_empty() {
+        // No pawns and at most a minor piece ahead: seldom more than a draw.
+        if ours - theirs <= MG_VALUE[2] {
+            return if ours < MG_VALUE[3] { 0 } else { 16 };
+        }
+        // Two knights cannot force mate.
+        if ours == 2 * MG_VALUE[1] && board.pieces_of(strong, PieceType::Knight).count() == 2 {
+            return if theirs == 0 { 0 } else { 16 };
+        }
+    }
+    let bishops = board.pieces(PieceType::Bishop);
+    const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
+    if ours == MG_VALUE[2]
+        && theirs == MG_VALUE[2]
+        && bishops.count() == 2
+        && (bishops.0 & LIGHT).count_ones() == 1
+    {
+        // Bishops of opposite colours and nothing else but pawns.
+        return 32;
+    }
+    64
+}
+
 /// Tapered material, piece-square and positional score, from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
     let mut s = Score::default();
     let phase = trace(board, &mut s);
-    let white = (s.mg * phase + s.eg * (24 - phase)) / 24;
+    let eg = s.eg * eg_scale(board, s.eg) / 64;
+    let white = (s.mg * phase + eg * (24 - phase)) / 24;
     let score = if board.side_to_move() == Color::White {
         white
     } else {
@@ -662,6 +793,34 @@ mod tests {
             let b = Board::from_fen(&mirror(fen), false).unwrap();
             assert_eq!(evaluate(&a), evaluate(&b), "{fen} / {}", mirror(fen));
         }
+    }
+
+    #[test]
+    fn endgames_that_cannot_be_won_are_scaled_down() {
+        let scale = |fen: &str| {
+            let b = Board::from_fen(fen, false).unwrap();
+            let mut s = Score::default();
+            trace(&b, &mut s);
+            eg_scale(&b, s.eg)
+        };
+        // Two knights, a lone minor: no mate can be forced.
+        assert_eq!(scale("8/8/4k3/8/8/2NN4/8/4K3 w - - 0 1"), 0);
+        assert_eq!(scale("8/8/4k3/8/8/8/8/3BK3 b - - 0 1"), 0);
+        // Rook against bishop, rook and bishop against rook: mostly drawn.
+        assert_eq!(scale("8/8/4k3/3b4/8/8/8/3RK3 w - - 0 1"), 16);
+        assert_eq!(scale("8/8/4k3/3r4/8/8/8/2BRK3 w - - 0 1"), 16);
+        // Bishop and knight mate; queen against rook wins.
+        assert_eq!(scale("8/8/4k3/8/8/8/8/2BNK3 w - - 0 1"), 64);
+        assert_eq!(scale("8/8/4k3/3r4/8/8/8/3QK3 w - - 0 1"), 64);
+        // Opposite-coloured bishops with pawns; same-coloured ones are not scaled.
+        assert_eq!(scale("8/5p2/4k1b1/8/3P4/2B5/5P2/4K3 w - - 0 1"), 32);
+        assert_eq!(scale("8/5p2/4kb2/8/3P4/2B5/5P2/4K3 w - - 0 1"), 64);
+        // The side ahead by a pawn-less minor is black here: the rule follows the score.
+        assert_eq!(scale("4k3/8/2n5/8/8/8/8/4K3 w - - 0 1"), 0);
+        // A drawn ending scores near zero, a won one does not.
+        let e = |fen: &str| evaluate(&Board::from_fen(fen, false).unwrap());
+        assert!(e("8/8/4k3/8/8/2NN4/8/4K3 w - - 0 1").abs() < 100);
+        assert!(e("8/8/4k3/8/8/8/8/2BNK3 w - - 0 1") > 300);
     }
 
     #[test]

@@ -25,6 +25,9 @@ struct Entry {
     fixed_eg: f32,
     /// Phase / 24, so the middlegame share.
     mg_share: f32,
+    /// The endgame share of the score that stands ([`hce::eg_scale`] / 64, taken under the
+    /// weights in play: a linear model needs it fixed).
+    eg_scale: f32,
     /// +TEMPO or -TEMPO (white's point of view).
     tempo: f32,
     result: f32,
@@ -180,6 +183,12 @@ impl DataSet {
     fn push(&mut self, board: &Board, result: f32, score: f32) {
         let mut c = Counts::default();
         let phase = hce::trace(board, &mut c);
+        let eg: i32 = c.eg
+            + c.n
+                .iter()
+                .zip(WEIGHTS_IN_PLAY.iter())
+                .map(|(&n, w)| n * w.1)
+                .sum::<i32>();
         let start = self.terms.len() as u32;
         for (t, &n) in c.n.iter().enumerate() {
             if n != 0 {
@@ -195,6 +204,7 @@ impl DataSet {
             fixed_mg: c.mg as f32,
             fixed_eg: c.eg as f32,
             mg_share: phase as f32 / 24.0,
+            eg_scale: hce::eg_scale(board, eg) as f32 / 64.0,
             tempo: tempo as f32,
             result,
             score,
@@ -227,7 +237,7 @@ impl DataSet {
             mg += w[t as usize].0 * n;
             eg += w[t as usize].1 * n;
         }
-        mg * e.mg_share + eg * (1.0 - e.mg_share) + e.tempo
+        mg * e.mg_share + eg * e.eg_scale * (1.0 - e.mg_share) + e.tempo
     }
 
     /// Mean squared error of the predicted results over entries `range`.
@@ -267,7 +277,7 @@ impl DataSet {
             let s = sigmoid(k * self.eval(e, w));
             // d/d(eval) of (target - s)^2.
             let d = -2.0 * (e.target - s) * s * (1.0 - s) * k * SIGMOID_SCALE;
-            let (gm, ge) = (d * e.mg_share, d * (1.0 - e.mg_share));
+            let (gm, ge) = (d * e.mg_share, d * e.eg_scale * (1.0 - e.mg_share));
             for &(t, c) in self.counts(e) {
                 grad[t as usize].0 += (gm * c) as f64;
                 grad[t as usize].1 += (ge * c) as f64;
@@ -339,6 +349,10 @@ impl DataSet {
         w
     }
 }
+
+/// The weights in play, in the tuner's numbering.
+static WEIGHTS_IN_PLAY: std::sync::LazyLock<Vec<(i32, i32)>> =
+    std::sync::LazyLock::new(hce::weights);
 
 /// ln(10) / 400: `sigmoid(x)` is the expected score of an advantage of `x` centipawns.
 const SIGMOID_SCALE: f32 = std::f32::consts::LN_10 / 400.0;
