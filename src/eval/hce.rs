@@ -21,6 +21,11 @@ const EG_VALUE: [i32; 6] = [94, 281, 297, 512, 936, 0];
 const PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 /// Bonus for the side to move, added after tapering.
 pub const TEMPO: i32 = 10;
+/// Mop-up weights (see `mop_up`): per step of the lone king from the centre, and per step
+/// the kings are closer than the board's width. Hand-set, in the style of the classic
+/// mop-up evaluation (Chess Programming Wiki, "Mop-up Evaluation").
+const MOP_UP_EDGE: i32 = 20;
+const MOP_UP_KINGS: i32 = 8;
 
 #[rustfmt::skip]
 const MG_PST: [[i32; 64]; 6] = [
@@ -669,18 +674,10 @@ pub fn trace<S: Sink>(board: &Board, out: &mut S) -> i32 {
 /// worth less than their count says.
 pub fn eg_scale(board: &Board, eg: i32) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
-    let non_pawn = |c: Color| {
-        [
-            PieceType::Knight,
-            PieceType::Bishop,
-            PieceType::Rook,
-            PieceType::Queen,
-        ]
-        .iter()
-        .map(|&pt| board.pieces_of(c, pt).count() as i32 * MG_VALUE[pt.index()])
-        .sum::<i32>()
-    };
-    let (ours, theirs) = (non_pawn(strong), non_pawn(!strong));
+    let (ours, theirs) = (
+        non_pawn_material(board, strong),
+        non_pawn_material(board, !strong),
+    );
     if board.pieces_of(strong, PieceType::Pawn).is_empty() {
         // No pawns and at most a minor piece ahead: seldom more than a draw.
         if ours - theirs <= MG_VALUE[2] {
@@ -704,11 +701,56 @@ pub fn eg_scale(board: &Board, eg: i32) -> i32 {
     64
 }
 
+/// Non-pawn material of `c`, in middlegame piece values.
+fn non_pawn_material(board: &Board, c: Color) -> i32 {
+    [
+        PieceType::Knight,
+        PieceType::Bishop,
+        PieceType::Rook,
+        PieceType::Queen,
+    ]
+    .iter()
+    .map(|&pt| board.pieces_of(c, pt).count() as i32 * MG_VALUE[pt.index()])
+    .sum()
+}
+
+/// Endgame bonus (white's view) for driving a pawnless defender's king to the edge and
+/// bringing the attacking king to it, once the attacker is at least a rook ahead. The
+/// piece-square tables are fitted to games, where such endings are rare (self-play data
+/// leaves decisive positions out), so without this a lone king may be chased in circles.
+/// Not traced: the tuner never sees these positions.
+pub fn mop_up(board: &Board, eg: i32) -> i32 {
+    let strong = if eg > 0 { Color::White } else { Color::Black };
+    let weak = !strong;
+    if eg == 0 || !board.pieces_of(weak, PieceType::Pawn).is_empty() {
+        return 0;
+    }
+    if non_pawn_material(board, strong) - non_pawn_material(board, weak) < MG_VALUE[3] {
+        return 0;
+    }
+    let (wk, sk) = (board.king(weak), board.king(strong));
+    let edge = |x: u8| (3i32 - x as i32).max(x as i32 - 4);
+    let centre_distance = edge(wk.file()) + edge(wk.rank());
+    let king_distance = (wk.file() as i32 - sk.file() as i32)
+        .abs()
+        .max((wk.rank() as i32 - sk.rank() as i32).abs());
+    let bonus = MOP_UP_EDGE * centre_distance + MOP_UP_KINGS * (7 - king_distance);
+    if strong == Color::White {
+        bonus
+    } else {
+        -bonus
+    }
+}
+
 /// Tapered material, piece-square and positional score, from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
     let mut s = Score::default();
     let phase = trace(board, &mut s);
-    let eg = s.eg * eg_scale(board, s.eg) / 64;
+    let scale = eg_scale(board, s.eg);
+    let mut eg = s.eg * scale / 64;
+    if scale == 64 {
+        eg += mop_up(board, eg);
+    }
     let white = (s.mg * phase + eg * (24 - phase)) / 24;
     let score = if board.side_to_move() == Color::White {
         white
@@ -821,6 +863,26 @@ mod tests {
         let e = |fen: &str| evaluate(&Board::from_fen(fen, false).unwrap());
         assert!(e("8/8/4k3/8/8/2NN4/8/4K3 w - - 0 1").abs() < 100);
         assert!(e("8/8/4k3/8/8/8/8/2BNK3 w - - 0 1") > 300);
+    }
+
+    #[test]
+    fn a_lone_king_is_driven_to_the_edge() {
+        let e = |fen: &str| evaluate(&Board::from_fen(fen, false).unwrap());
+        // Queen against a lone king: the king on the edge, then near our king, is worse for
+        // the defender; the same seen from black.
+        let centre = e("8/8/8/4k3/8/8/8/3QK3 w - - 0 1");
+        let edge = e("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        let corner_near = e("7k/8/5K2/8/8/8/8/3Q4 w - - 0 1");
+        assert!(edge > centre + 40, "{edge} {centre}");
+        assert!(corner_near > edge, "{corner_near} {edge}");
+        assert_eq!(e("3qk3/8/8/8/8/8/8/4K3 b - - 0 1"), edge);
+        // Only for a pawnless defender that is at least a rook behind.
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false).unwrap();
+        assert!(mop_up(&b, 500) > 0);
+        let b = Board::from_fen("4k3/4p3/8/8/8/8/8/3RK3 w - - 0 1", false).unwrap();
+        assert_eq!(mop_up(&b, 500), 0);
+        let b = Board::from_fen("4k3/8/8/8/3n4/8/8/3RK3 w - - 0 1", false).unwrap();
+        assert_eq!(mop_up(&b, 100), 0);
     }
 
     #[test]
