@@ -2,8 +2,8 @@
 //! table. The node count is deterministic for a build (its signature); the last line printed is
 //! `N nodes M nps`.
 
-use crate::chess::{Board, Move};
-use crate::search::{Control, Job, Limits, Worker};
+use crate::chess::Board;
+use crate::search::{Job, Limits, Worker};
 use crate::tt::Table;
 use std::sync::Arc;
 use std::time::Instant;
@@ -59,25 +59,11 @@ pub const POSITIONS: [&str; 42] = [
 
 /// A silent single-threaded search of `board` to `depth` (for `bench` and the criterion benches).
 pub fn fixed_depth_job(board: Board, depth: u32, tt: Arc<Table>, new_game: bool) -> Job {
-    Job {
-        board,
-        history: Vec::new(),
-        limits: Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        },
-        multipv: 1,
-        searchmoves: Vec::<Move>::new(),
-        chess960: false,
-        tt,
-        control: Arc::new(Control::new(1, false)),
-        output: Arc::new(|_: &str| {}),
-        new_game,
-        verbose: false,
-        tb: None,
-        tb_config: Default::default(),
-        root_tb: None,
-    }
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    Job::silent(board, Vec::new(), limits, tt, new_game)
 }
 
 /// Searches every position to `depth`; returns (nodes, milliseconds).

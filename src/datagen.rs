@@ -16,7 +16,7 @@
 //! evaluation cannot be expected to match the search.
 
 use crate::chess::{Board, Color, Move, STARTPOS};
-use crate::search::{Control, Job, Limits, Worker, is_tactical};
+use crate::search::{Job, Limits, Worker, is_tactical};
 use crate::tb::Prober;
 use crate::tt::{DECISIVE_BOUND, Table};
 use std::io::Write;
@@ -165,25 +165,11 @@ impl Player {
     /// the side to move).
     fn search(&mut self, board: &Board, history: &[u64], new_game: bool) -> (Move, i32) {
         self.tt.new_search();
-        let job = Job {
-            board: *board,
-            history: history.to_vec(),
-            limits: Limits {
-                nodes: Some(self.nodes),
-                ..Limits::default()
-            },
-            multipv: 1,
-            searchmoves: Vec::new(),
-            chess960: false,
-            tt: self.tt.clone(),
-            control: Arc::new(Control::new(1, false)),
-            output: Arc::new(|_: &str| {}),
-            new_game,
-            verbose: false,
-            tb: None,
-            tb_config: Default::default(),
-            root_tb: None,
+        let limits = Limits {
+            nodes: Some(self.nodes),
+            ..Limits::default()
         };
+        let job = Job::silent(*board, history.to_vec(), limits, self.tt.clone(), new_game);
         let r = self.worker.search(&job);
         (r.best, r.score)
     }

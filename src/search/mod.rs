@@ -150,6 +150,35 @@ pub struct Job {
     pub root_tb: Option<RootRanking>,
 }
 
+impl Job {
+    /// A single-threaded search that prints nothing and uses no tablebases (for `bench`,
+    /// the criterion benches and `datagen`).
+    pub fn silent(
+        board: Board,
+        history: Vec<u64>,
+        limits: Limits,
+        tt: Arc<Table>,
+        new_game: bool,
+    ) -> Job {
+        Job {
+            board,
+            history,
+            limits,
+            multipv: 1,
+            searchmoves: Vec::new(),
+            chess960: false,
+            tt,
+            control: Arc::new(Control::new(1, false)),
+            output: Arc::new(|_: &str| {}),
+            new_game,
+            verbose: false,
+            tb: None,
+            tb_config: Default::default(),
+            root_tb: None,
+        }
+    }
+}
+
 /// The Syzygy UCI options as the search uses them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TbConfig {
