@@ -465,8 +465,8 @@ mod tests {
         let b = Board::from_fen("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", false).unwrap();
         let g = p.play(&b, 100_000).unwrap();
         assert_eq!(g.result, 1.0);
-        // Rook against king needs the king driven to the edge (the mop-up term), within
-        // the 50-move rule.
+        // Rook against king too: the defending king must be driven to the edge (the mop-up
+        // term) within the 50-move rule.
         let b = Board::from_fen("8/8/8/3k4/8/8/8/R3K3 b - - 0 1", false).unwrap();
         let g = p.play(&b, 100_000).unwrap();
         assert_eq!(g.result, 1.0);

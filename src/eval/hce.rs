@@ -674,11 +674,18 @@ pub fn trace<S: Sink>(board: &Board, out: &mut S) -> i32 {
 /// worth less than their count says.
 pub fn eg_scale(board: &Board, eg: i32) -> i32 {
     let strong = if eg > 0 { Color::White } else { Color::Black };
+    let strong_has_pawns = board.pieces_of(strong, PieceType::Pawn).any();
+    let bishops = board.pieces(PieceType::Bishop);
+    // Most positions: the strong side has pawns and there are not exactly two bishops, so
+    // no rule below applies; skip the material count (this runs at every evaluation).
+    if strong_has_pawns && bishops.count() != 2 {
+        return 64;
+    }
     let (ours, theirs) = (
         non_pawn_material(board, strong),
         non_pawn_material(board, !strong),
     );
-    if board.pieces_of(strong, PieceType::Pawn).is_empty() {
+    if !strong_has_pawns {
         // No pawns and at most a minor piece ahead: seldom more than a draw.
         if ours - theirs <= MG_VALUE[2] {
             return if ours < MG_VALUE[3] { 0 } else { 16 };
@@ -688,7 +695,6 @@ pub fn eg_scale(board: &Board, eg: i32) -> i32 {
             return if theirs == 0 { 0 } else { 16 };
         }
     }
-    let bishops = board.pieces(PieceType::Bishop);
     const LIGHT: u64 = 0x55AA_55AA_55AA_55AA;
     if ours == MG_VALUE[2]
         && theirs == MG_VALUE[2]
