@@ -3,6 +3,7 @@
 //! `N nodes M nps`.
 
 use crate::chess::Board;
+use crate::eval::Evaluator;
 use crate::search::{Job, Limits, Worker};
 use crate::tt::Table;
 use std::sync::Arc;
@@ -66,8 +67,14 @@ pub fn fixed_depth_job(board: Board, depth: u32, tt: Arc<Table>, new_game: bool)
     Job::silent(board, Vec::new(), limits, tt, new_game)
 }
 
-/// Searches every position to `depth`; returns (nodes, milliseconds).
+/// Searches every position to `depth` with the default evaluation; returns (nodes,
+/// milliseconds).
 pub fn run(depth: u32) -> (u64, u64) {
+    run_with(depth, &Evaluator::default())
+}
+
+/// Searches every position to `depth` with `eval`; returns (nodes, milliseconds).
+pub fn run_with(depth: u32, eval: &Evaluator) -> (u64, u64) {
     let tt = match Table::new(16) {
         Ok(t) => Arc::new(t),
         Err(_) => return (0, 0),
@@ -80,7 +87,8 @@ pub fn run(depth: u32) -> (u64, u64) {
             continue;
         };
         tt.new_search();
-        let job = fixed_depth_job(board, depth, tt.clone(), i == 0);
+        let mut job = fixed_depth_job(board, depth, tt.clone(), i == 0);
+        job.eval = eval.clone();
         worker.search(&job);
         nodes += worker.nodes();
     }
@@ -102,5 +110,8 @@ mod tests {
     fn bench_is_deterministic() {
         assert_eq!(run(3).0, run(3).0);
         assert!(run(3).0 > 1000);
+        let net = Evaluator::Nnue(crate::eval::nnue::default_net());
+        assert_eq!(run_with(3, &net).0, run_with(3, &net).0);
+        assert_ne!(run_with(3, &net).0, run_with(3, &Evaluator::Hce).0);
     }
 }

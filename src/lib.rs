@@ -10,5 +10,6 @@ pub mod search;
 pub mod tb;
 pub mod threads;
 pub mod time;
+pub mod train;
 pub mod tt;
 pub mod uci;

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   lazuli                                    run the UCI engine on stdin/stdout
-  lazuli bench [depth]                      search the bench positions; last line: N nodes M nps
+  lazuli bench [depth] [evalfile]           search the bench positions; last line: N nodes M nps
+                                            (evalfile: <hce>, <embedded> or a network file)
   lazuli --syzygy-config FILE               run the UCI engine with tablebase settings from FILE
                                             (or name it in LAZULI_SYZYGY_CONFIG)
   lazuli perft <depth> [--chess960] [fen]   count leaf nodes (divide per root move)
@@ -20,6 +21,13 @@ const USAGE: &str = "usage:
                  [--random-plies N] [--seed N] [--syzygy DIRS] [--hash MIB]
                                             self-play at fixed nodes; writes
                                             '<FEN> | <score> | <result>' lines
+  lazuli train --out DIR FILE... [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X]
+               [--lambda L] [--threads N] [--val-frac X] [--min-ply N] [--seed N]
+               [--save-every N] [--resume] [--mirror]
+                                            train the network on datagen's text files; writes
+                                            DIR/loss.csv, DIR/checkpoint.bin, DIR/net.nnue;
+                                            --mirror adds the left-right mirror of each
+                                            training position
   lazuli help                               this text";
 
 fn main() -> ExitCode {
@@ -34,20 +42,8 @@ fn main() -> ExitCode {
         Some("tb") => run_tb(&args[1..]),
         Some("texel") => run_texel(&args[1..]),
         Some("datagen") => run_datagen(&args[1..]),
-        Some("bench") => {
-            let depth = match args.get(1).map(|d| d.parse::<u32>()) {
-                None => lazuli::bench::DEFAULT_DEPTH,
-                Some(Ok(d)) if (1..=64).contains(&d) => d,
-                _ => {
-                    eprintln!("lazuli bench: depth must be a number from 1 to 64\n{USAGE}");
-                    return ExitCode::from(2);
-                }
-            };
-            let (nodes, ms) = lazuli::bench::run(depth);
-            println!("Total time (ms) : {ms}");
-            println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
-            ExitCode::SUCCESS
-        }
+        Some("train") => run_train(&args[1..]),
+        Some("bench") => run_bench(&args[1..]),
         Some(other) => {
             eprintln!(
                 "lazuli: unknown command '{}'\n{USAGE}",
@@ -253,6 +249,176 @@ fn run_texel(args: &[String]) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `lazuli train ...`: trains the network (see `lazuli::train`).
+fn run_train(args: &[String]) -> ExitCode {
+    use lazuli::train::{Config, Dataset, FloatNet, Trainer, run};
+    let fail = |msg: String| {
+        eprintln!("lazuli train: {msg}\n{USAGE}");
+        ExitCode::from(2)
+    };
+    let mut cfg = Config {
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ..Config::default()
+    };
+    let mut files = Vec::new();
+    let mut out = None;
+    let mut val_frac = 0.05f64;
+    let mut min_ply = 16u32;
+    let mut resume = false;
+    let mut mirror = false;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        if !flag.starts_with("--") {
+            files.push(args[i].clone());
+            i += 1;
+            continue;
+        }
+        if flag == "--resume" || flag == "--mirror" {
+            resume |= flag == "--resume";
+            mirror |= flag == "--mirror";
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1) else {
+            return fail(format!("{flag} needs a value"));
+        };
+        let float = |lo: f64, hi: f64| match value.parse::<f64>() {
+            Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+            _ => Err(format!("{flag} must be a number from {lo} to {hi}")),
+        };
+        let int = |lo: u64, hi: u64| match value.parse::<u64>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(format!("{flag} must be a whole number from {lo} to {hi}")),
+        };
+        let parsed = match flag {
+            "--out" => {
+                out = Some(std::path::PathBuf::from(value));
+                Ok(())
+            }
+            "--epochs" => int(1, 100_000).map(|n| cfg.epochs = n as usize),
+            "--batch" => int(1, 1 << 24).map(|n| cfg.batch = n as usize),
+            "--lr" => float(1e-9, 1.0).map(|x| cfg.lr = x as f32),
+            "--lr-end" => float(0.0, 1.0).map(|x| cfg.lr_end = x as f32),
+            "--wd" => float(0.0, 1.0).map(|x| cfg.weight_decay = x as f32),
+            "--lambda" => float(0.0, 1.0).map(|x| cfg.lambda = x as f32),
+            "--threads" => int(1, 1024).map(|n| cfg.threads = n as usize),
+            "--val-frac" => float(0.0, 0.9).map(|x| val_frac = x),
+            "--min-ply" => int(0, 1000).map(|n| min_ply = n as u32),
+            "--seed" => int(0, u64::MAX).map(|n| cfg.seed = n),
+            "--save-every" => int(0, 100_000).map(|n| cfg.save_every = n as usize),
+            _ => Err(format!("unknown option '{flag}'")),
+        };
+        if let Err(e) = parsed {
+            return fail(e);
+        }
+        i += 2;
+    }
+    let Some(out) = out else {
+        return fail("name the output folder with --out".to_string());
+    };
+    if files.is_empty() {
+        return fail("name at least one data file".to_string());
+    }
+    let clock = Instant::now();
+    let mut data = Dataset::default();
+    for f in &files {
+        let read = std::fs::File::open(f)
+            .and_then(|file| data.read_text(std::io::BufReader::new(file), min_ply));
+        if let Err(e) = read {
+            eprintln!("lazuli train: cannot read {f}: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    eprintln!(
+        "read {} positions from {} games in {:.1} s ({} left out by filters, {} bad lines)",
+        data.samples.len(),
+        data.game_starts.len(),
+        clock.elapsed().as_secs_f64(),
+        data.filtered,
+        data.bad_lines
+    );
+    let (mut train, val, hce) = data.split(val_frac);
+    if mirror {
+        let n = train.len();
+        train.extend_from_within(..);
+        for s in &mut train[n..] {
+            *s = s.mirrored();
+        }
+    }
+    eprintln!(
+        "training on {}, validating on {} (loss of the hand-written evaluation there: {:.6})",
+        train.len(),
+        val.len(),
+        lazuli::train::eval_loss(&val, &hce, cfg.lambda)
+    );
+    if train.is_empty() {
+        return fail("no training positions".to_string());
+    }
+    let mut trainer = Trainer::new(FloatNet::random(cfg.seed));
+    if resume {
+        match std::fs::read(out.join("checkpoint.bin"))
+            .map_err(|e| e.to_string())
+            .and_then(|b| Trainer::from_checkpoint(&b))
+        {
+            Ok(t) => {
+                eprintln!("resuming after epoch {}", t.epoch);
+                trainer = t;
+            }
+            Err(e) => {
+                eprintln!("lazuli train: cannot resume from {}: {e}", out.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
+    match run(
+        &mut trainer,
+        &train,
+        &val,
+        &cfg,
+        &out,
+        &mut std::io::stderr(),
+    ) {
+        Ok(()) => {
+            println!("{}", out.join("net.nnue").display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("lazuli train: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `lazuli bench [depth] [evalfile]`: the bench positions to a fixed depth.
+fn run_bench(args: &[String]) -> ExitCode {
+    use lazuli::eval::{Evaluator, nnue};
+    let depth = match args.first().map(|d| d.parse::<u32>()) {
+        None => lazuli::bench::DEFAULT_DEPTH,
+        Some(Ok(d)) if (1..=64).contains(&d) => d,
+        _ => {
+            eprintln!("lazuli bench: depth must be a number from 1 to 64\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let eval = match args.get(1).map(String::as_str) {
+        None | Some("<default>") => Evaluator::default(),
+        Some("<hce>") => Evaluator::Hce,
+        Some("<embedded>") => Evaluator::Nnue(nnue::default_net()),
+        Some(path) => match nnue::Network::load(std::path::Path::new(path)) {
+            Ok(net) => Evaluator::Nnue(std::sync::Arc::new(net)),
+            Err(e) => {
+                eprintln!("lazuli bench: {e}");
+                return ExitCode::from(1);
+            }
+        },
+    };
+    let (nodes, ms) = lazuli::bench::run_with(depth, &eval);
+    println!("Total time (ms) : {ms}");
+    println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
+    ExitCode::SUCCESS
 }
 
 fn run_perft(args: &[String]) -> ExitCode {

@@ -501,3 +501,61 @@ fn repetition_in_the_game_history_is_a_draw() {
     assert!(last.contains("score cp 0 "), "{last}");
     assert_eq!(mv, "g1f3");
 }
+
+/// The `info string eval N cp (side to move)` value of the current position.
+fn eval_cp(e: &mut Engine) -> i32 {
+    e.send("eval");
+    let lines = e.read_until(|l| l.starts_with("info string eval "), SECS);
+    lines
+        .last()
+        .and_then(|l| l.split_whitespace().nth(3))
+        .and_then(|v| v.parse().ok())
+        .expect("an eval line")
+}
+
+#[test]
+fn evalfile_switches_evaluation_and_refuses_bad_files() {
+    let dir = std::env::temp_dir().join(format!("lazuli-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let embedded = std::fs::read_dir(&nets)
+        .unwrap()
+        .filter_map(|f| f.ok().map(|f| f.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "nnue"))
+        .expect("a network in nets/");
+    let good = std::fs::read(&embedded).unwrap();
+    let mut corrupt = good.clone();
+    corrupt[5000] ^= 0x40;
+    std::fs::write(dir.join("corrupt.nnue"), &corrupt).unwrap();
+    std::fs::write(dir.join("short.nnue"), &good[..1000]).unwrap();
+    std::fs::write(dir.join("text.nnue"), b"hello, not a network\n").unwrap();
+
+    let mut e = Engine::start();
+    e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let hce = eval_cp(&mut e);
+    e.send(&format!("setoption name EvalFile value {}", embedded.display()));
+    let net = eval_cp(&mut e);
+    e.send("setoption name EvalFile value <embedded>");
+    assert_eq!(eval_cp(&mut e), net, "the file and the embedded copy agree");
+    for bad in ["corrupt.nnue", "short.nnue", "text.nnue", "missing.nnue"] {
+        e.send(&format!(
+            "setoption name EvalFile value {}",
+            dir.join(bad).display()
+        ));
+        e.send("isready");
+        let lines = e.read_until(|l| l == "readyok", SECS);
+        let errors = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(errors, 1, "{bad}: {lines:?}");
+        assert_eq!(eval_cp(&mut e), net, "{bad} changed the evaluation");
+    }
+    // The network plays.
+    e.send("go depth 6");
+    let (mv, _) = e.bestmove(SECS);
+    assert_eq!(mv.len(), 4);
+    e.send("setoption name EvalFile value <hce>");
+    assert_eq!(eval_cp(&mut e), hce);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,13 +1,49 @@
-//! Evaluation, behind one function: [`evaluate`]. For now the hand-written bootstrap
-//! ([`hce`]); an NNUE trained on Lazuli's own games will replace it.
+//! Evaluation: the hand-written evaluation ([`hce`]) or the network ([`nnue`]), whichever
+//! [`NETWORK_IS_DEFAULT`] makes the default, the other where asked for (`EvalFile`, datagen's
+//! `--net`, comparisons). [`Evaluator`] says which; the search keeps incremental network state
+//! of its own (`nnue::Stack`).
 
 pub mod hce;
+pub mod nnue;
 pub mod texel;
 
 use crate::chess::Board;
+use std::sync::Arc;
 
-/// Static evaluation in centipawns from the side to move's point of view.
-#[inline]
+/// Which evaluation a search uses.
+#[derive(Clone, Debug)]
+pub enum Evaluator {
+    /// The hand-written evaluation.
+    Hce,
+    Nnue(Arc<nnue::Network>),
+}
+
+/// Whether the embedded network is the default evaluation. It becomes so only once a network
+/// has beaten the hand-written evaluation in an SPRT (see `nets/README.md`); until then the
+/// network is there to be chosen (`EvalFile <embedded>`), measured and trained further.
+pub const NETWORK_IS_DEFAULT: bool = false;
+
+impl Default for Evaluator {
+    fn default() -> Self {
+        if NETWORK_IS_DEFAULT {
+            Evaluator::Nnue(nnue::default_net())
+        } else {
+            Evaluator::Hce
+        }
+    }
+}
+
+impl Evaluator {
+    /// Static evaluation in centipawns from the side to move's point of view, from scratch.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        match self {
+            Evaluator::Hce => hce::evaluate(board),
+            Evaluator::Nnue(net) => net.evaluate(board),
+        }
+    }
+}
+
+/// The default evaluation of `board` (from scratch), in centipawns for the side to move.
 pub fn evaluate(board: &Board) -> i32 {
-    hce::evaluate(board)
+    Evaluator::default().evaluate(board)
 }

@@ -484,7 +484,7 @@ mod tests {
             };
             set.push(&board, 0.5, f32::NAN);
             let model = set.eval(&set.entries[0], &w);
-            let real = crate::eval::evaluate(&board);
+            let real = crate::eval::hce::evaluate(&board);
             let real_white = if board.side_to_move() == Color::White {
                 real
             } else {

@@ -14,6 +14,7 @@ pub use movepick::is_tactical;
 pub use worker::Worker;
 
 use crate::chess::{Board, Move};
+use crate::eval::Evaluator;
 use crate::tb::{Prober, RootRanking};
 use crate::time::TimeLimits;
 use crate::tt::Table;
@@ -148,11 +149,13 @@ pub struct Job {
     pub tb_config: TbConfig,
     /// The root's tablebase verdict (the root moves are then already restricted to it).
     pub root_tb: Option<RootRanking>,
+    /// The evaluation: the network (default) or the hand-written one.
+    pub eval: Evaluator,
 }
 
 impl Job {
     /// A single-threaded search that prints nothing and uses no tablebases (for `bench`,
-    /// the criterion benches and `datagen`).
+    /// the criterion benches and `datagen`), with the default evaluation.
     pub fn silent(
         board: Board,
         history: Vec<u64>,
@@ -175,6 +178,7 @@ impl Job {
             tb: None,
             tb_config: Default::default(),
             root_tb: None,
+            eval: Evaluator::default(),
         }
     }
 }

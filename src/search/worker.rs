@@ -6,7 +6,7 @@ use super::params::*;
 use super::{INF, Job, MATE_BOUND, MAX_PLY, ThreadResult, format_score, mate_in, mated_in};
 use crate::chess::movegen::{ALL, CAPTURES};
 use crate::chess::{Board, Move, PieceType, generate};
-use crate::eval::evaluate;
+use crate::eval::{Evaluator, hce, nnue};
 use crate::time::{Scaling, scaled_soft};
 use crate::tt::{Bound, DECISIVE_BOUND, TB_WIN, TtData, score_from_tt, score_to_tt};
 use std::sync::atomic::Ordering::Relaxed;
@@ -55,6 +55,8 @@ pub struct Worker {
     /// Late move reduction by `[depth][move number]`, both capped at 63.
     lmr: Box<[[i32; 64]; 64]>,
     pv_idx: usize,
+    /// Network accumulators along the current line.
+    nnue: nnue::Stack,
 }
 
 impl Worker {
@@ -81,6 +83,7 @@ impl Worker {
             nmp_min_ply: 0,
             lmr: lmr_table(),
             pv_idx: 0,
+            nnue: nnue::Stack::new(MAX_PLY + 2),
         }
     }
 
@@ -115,6 +118,9 @@ impl Worker {
         self.excluded = [Move::NONE; MAX_PLY + 2];
         self.double_ext = [0; MAX_PLY + 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+        if let Evaluator::Nnue(net) = &job.eval {
+            self.nnue.reset(net, &job.board);
+        }
         #[cfg(feature = "tune")]
         {
             // The LMR numbers may have been set since the last search.
@@ -402,6 +408,15 @@ impl Worker {
         }
     }
 
+    /// The static evaluation of `board`, the node at `ply`, for its side to move.
+    #[inline]
+    fn static_eval(&mut self, job: &Job, board: &Board, ply: usize) -> i32 {
+        match &job.eval {
+            Evaluator::Hce => hce::evaluate(board),
+            Evaluator::Nnue(net) => self.nnue.evaluate(net, ply, board),
+        }
+    }
+
     fn root_search(&mut self, job: &Job, depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let board = job.board;
         let mut best = -INF;
@@ -416,6 +431,7 @@ impl Worker {
                 ));
             }
             let child = board.make_move(mv);
+            self.nnue.push(1, &board, &child);
             self.moved[0] = PieceTo::of(&board, mv);
             let before = self.nodes;
             self.keys.push(root_key);
@@ -526,7 +542,11 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(board) };
+            return if in_check {
+                0
+            } else {
+                self.static_eval(job, board, ply)
+            };
         }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply));
@@ -600,7 +620,7 @@ impl Worker {
         } else {
             match tt {
                 Some(d) if d.eval as i32 > -INF => d.eval as i32,
-                _ => evaluate(board),
+                _ => self.static_eval(job, board, ply),
             }
         };
         let static_eval = if in_check {
@@ -671,6 +691,7 @@ impl Worker {
                 + depth / NMP_DIVISOR.get()
                 + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX);
             let child = board.make_null();
+            self.nnue.push(ply + 1, board, &child);
             self.keys.push(key);
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
             self.null_move[ply + 1] = true;
@@ -802,6 +823,7 @@ impl Worker {
             }
             let child = board.make_move(mv);
             job.tt.prefetch(child.key());
+            self.nnue.push(ply + 1, board, &child);
             self.moved[ply] = PieceTo::of(board, mv);
             if CHECK_EXTENSION && extension == 0 && child.in_check() {
                 extension = 1;
@@ -953,7 +975,11 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(board) };
+            return if in_check {
+                0
+            } else {
+                self.static_eval(job, board, ply)
+            };
         }
 
         let key = board.key();
@@ -969,7 +995,7 @@ impl Worker {
         if !in_check {
             static_eval = match tt {
                 Some(d) if d.eval as i32 > -INF => d.eval as i32,
-                _ => evaluate(board),
+                _ => self.static_eval(job, board, ply),
             };
             let stand_pat = self.corrected(board, static_eval);
             if stand_pat >= beta {
@@ -1005,6 +1031,7 @@ impl Worker {
             }
             let child = board.make_move(mv);
             job.tt.prefetch(child.key());
+            self.nnue.push(ply + 1, board, &child);
             self.moved[ply] = PieceTo::of(board, mv);
             self.keys.push(key);
             let score = -self.qsearch(job, &child, -beta, -alpha, ply + 1);

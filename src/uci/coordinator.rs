@@ -8,6 +8,7 @@ use super::options::{self, Change, Options};
 use super::parse::{self, Command, Go, MAX_LINE, Position};
 use crate::chess::perft::{divide, perft};
 use crate::chess::{Board, Color, Move, STARTPOS};
+use crate::eval::{Evaluator, nnue};
 use crate::search::{Control, Job, Limits, ThreadResult};
 use crate::tb::Prober;
 use crate::threads::Pool;
@@ -40,6 +41,7 @@ pub struct Coordinator {
     new_game: bool,
     debug: bool,
     tb: Option<Arc<Prober>>,
+    eval: Evaluator,
     tx: Sender<Event>,
     rx: Receiver<Event>,
 }
@@ -133,6 +135,7 @@ impl Coordinator {
             new_game: true,
             debug: false,
             tb: None,
+            eval: Evaluator::default(),
             tx,
             rx,
         })
@@ -267,7 +270,8 @@ impl Coordinator {
             Command::Stop | Command::PonderHit => {}
             Command::Quit => return false,
             Command::Bench { depth } => {
-                let (nodes, ms) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH));
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                let (nodes, ms) = crate::bench::run_with(depth, &self.eval);
                 self.out
                     .line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
             }
@@ -279,7 +283,14 @@ impl Coordinator {
                 self.out.line(&format!("Key: {:016X}", self.board.key()));
             }
             Command::Eval => {
-                let e = crate::eval::evaluate(&self.board);
+                if let Evaluator::Nnue(net) = &self.eval {
+                    let hce = crate::eval::hce::evaluate(&self.board);
+                    self.out.line(&format!(
+                        "info string hand-written eval {hce} cp (side to move); network {:?}",
+                        net
+                    ));
+                }
+                let e = self.eval.evaluate(&self.board);
                 let white = if self.board.side_to_move() == Color::White {
                     e
                 } else {
@@ -333,9 +344,32 @@ impl Coordinator {
             Change::SyzygyProbeDepth(d) => self.opts.tb.probe_depth = d,
             Change::Syzygy50MoveRule(on) => self.opts.tb.rule50 = on,
             Change::SyzygyProbeLimit(n) => self.opts.tb.probe_limit = n,
+            Change::EvalFile(v) => self.set_eval(&v),
             #[cfg(feature = "tune")]
             Change::Tune(i, v) => crate::search::params::TUNABLES[i].set(v),
         }
+    }
+
+    /// `EvalFile`: the embedded network, the hand-written evaluation, or a network file; a
+    /// file that cannot be used leaves the current evaluation in place.
+    fn set_eval(&mut self, value: &str) {
+        match value {
+            options::EVAL_DEFAULT => self.eval = Evaluator::default(),
+            options::EVAL_EMBEDDED => self.eval = Evaluator::Nnue(nnue::default_net()),
+            options::EVAL_HCE => self.eval = Evaluator::Hce,
+            path => match nnue::Network::load(std::path::Path::new(path)) {
+                Ok(net) => self.eval = Evaluator::Nnue(Arc::new(net)),
+                Err(e) => return self.error(format!("EvalFile: {e}; the evaluation is unchanged")),
+            },
+        }
+        let what = match (&self.eval, value) {
+            (Evaluator::Hce, _) => "hand-written".to_string(),
+            (_, options::EVAL_DEFAULT | options::EVAL_EMBEDDED) => {
+                format!("network {} (embedded)", nnue::DEFAULT_NET_NAME)
+            }
+            _ => "network from EvalFile".to_string(),
+        };
+        self.out.line(&format!("info string evaluation: {what}"));
     }
 
     /// (Re)loads the tablebases; only called while no search runs, so the `Arc` swap is safe
@@ -455,6 +489,7 @@ impl Coordinator {
             tb: self.tb.clone(),
             tb_config: self.opts.tb,
             root_tb,
+            eval: self.eval.clone(),
         };
         let tx = self.tx.clone();
         self.searching = Some(control);

@@ -26,6 +26,12 @@ impl Default for Options {
     }
 }
 
+/// `EvalFile` values that name no file: the default evaluation, the embedded network, the
+/// hand-written evaluation.
+pub const EVAL_DEFAULT: &str = "<default>";
+pub const EVAL_EMBEDDED: &str = "<embedded>";
+pub const EVAL_HCE: &str = "<hce>";
+
 pub const MAX_HASH_MIB: u64 = 1 << 20;
 pub const MAX_THREADS: usize = 1024;
 /// The thread count the pool starts with (afterwards the pool itself holds the count).
@@ -52,6 +58,7 @@ pub fn describe() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name SyzygyPath type string default <empty>".to_string(),
+        format!("option name EvalFile type string default {EVAL_DEFAULT}"),
         format!(
             "option name SyzygyProbeDepth type spin default {} min 1 max 100",
             d.tb.probe_depth
@@ -103,6 +110,9 @@ pub enum Change {
     SyzygyProbeDepth(i32),
     Syzygy50MoveRule(bool),
     SyzygyProbeLimit(usize),
+    /// The network file to evaluate with, or one of [`EVAL_DEFAULT`], [`EVAL_EMBEDDED`],
+    /// [`EVAL_HCE`].
+    EvalFile(String),
     /// A search parameter (`tune` builds only): index into `TUNABLES`, value.
     #[cfg(feature = "tune")]
     Tune(usize, i32),
@@ -181,6 +191,14 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
             let v = value.ok_or(OptionError::MissingValue("SyzygyPath"))?.trim();
             Ok(Change::SyzygyPath(if v == "<empty>" {
                 String::new()
+            } else {
+                v.to_string()
+            }))
+        }
+        "evalfile" => {
+            let v = value.ok_or(OptionError::MissingValue("EvalFile"))?.trim();
+            Ok(Change::EvalFile(if v.is_empty() {
+                EVAL_DEFAULT.to_string()
             } else {
                 v.to_string()
             }))

@@ -1,0 +1,594 @@
+//! NNUE: an efficiently updatable network trained on Lazuli's own self-play games.
+//!
+//! Architecture: `(768 -> HIDDEN) x 2 perspectives -> 1`. Each perspective sees the 768
+//! piece-square inputs (own/enemy x 6 piece types x 64 squares, the board mirrored vertically
+//! for black); its accumulator is the hidden layer before the activation. The output layer
+//! reads the side to move's accumulator first, then the other side's, through SCReLU
+//! (`clamp(x, 0, 1)^2`). Integer inference: the feature transformer in i16 scaled by `QA`, the
+//! output weights in i16 scaled by `QB`, the result scaled to centipawns by `SCALE`.
+//!
+//! [`feature`] is the one definition of the inputs: the trainer (`crate::train`) uses it too,
+//! so training and inference cannot drift apart.
+
+pub mod simd;
+
+use crate::chess::{Bitboard, Board, Color, Piece, Square};
+use std::sync::{Arc, OnceLock};
+
+/// Piece-square inputs per perspective.
+pub const INPUTS: usize = 768;
+/// Hidden neurons per perspective.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the feature transformer (its activation range is `[0, QA]`).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// The network's output times `SCALE` is centipawns (the trainer's sigmoid scale too).
+pub const SCALE: i32 = 400;
+/// Every weight is kept within this in training, so the quantised arithmetic cannot overflow:
+/// `QA * QA * round(1.98 * QB) * 2 * HIDDEN < 2^31`, and `|round(1.98 * QA)| * 32` pieces plus
+/// the bias stays far inside i16.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+const _: () = assert!(
+    (QA as i64) * (QA as i64) * ((WEIGHT_CLIP * QB as f32) as i64 + 1) * 2 * (HIDDEN as i64)
+        < i32::MAX as i64
+);
+
+/// The input index of `piece` on `sq` seen from `perspective`.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let own = (piece.color() != perspective) as usize;
+    let sq = match perspective {
+        Color::White => sq.index(),
+        Color::Black => sq.index() ^ 56,
+    };
+    own * 384 + piece.piece_type().index() * 64 + sq
+}
+
+/// Every piece on the board with its square.
+pub fn pieces(board: &Board) -> impl Iterator<Item = (Piece, Square)> + '_ {
+    board.occupied().map(move |sq| (board.piece_on(sq), sq))
+}
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    Io(String),
+    /// Not the size a network of this architecture has (`found`, `expected` bytes).
+    Size {
+        found: usize,
+        expected: usize,
+    },
+    Magic,
+    /// A network of another shape (inputs, hidden, QA, QB, scale as the file says).
+    Shape([u32; 5]),
+    Checksum,
+    /// A value the engine's arithmetic cannot take (a weight beyond the clip).
+    Range,
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetError::Io(e) => write!(f, "cannot read the network: {e}"),
+            NetError::Size { found, expected } => write!(
+                f,
+                "the network file has {found} bytes, a Lazuli network has {expected}"
+            ),
+            NetError::Magic => write!(f, "not a Lazuli network file (bad magic)"),
+            NetError::Shape(s) => write!(
+                f,
+                "network shape inputs {} hidden {} QA {} QB {} scale {} does not match this \
+                 build ({INPUTS}, {HIDDEN}, {QA}, {QB}, {SCALE})",
+                s[0], s[1], s[2], s[3], s[4]
+            ),
+            NetError::Checksum => write!(f, "the network file is corrupt (checksum)"),
+            NetError::Range => write!(f, "the network has weights out of range"),
+        }
+    }
+}
+
+/// The file layout: a 32-byte header, the weights little-endian, an FNV-1a checksum.
+pub const MAGIC: &[u8; 8] = b"LZNNUE\x00\x01";
+const HEADER: usize = 32;
+const BODY: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+/// Size of a network file of this build's architecture.
+pub const FILE_SIZE: usize = HEADER + BODY + 8;
+
+/// 64-bit FNV-1a, the file checksum.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// A quantised network.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// Feature transformer, one row of `HIDDEN` per input: `ft_w[f * HIDDEN + i]`.
+    pub ft_w: Box<[i16]>,
+    pub ft_b: Box<[i16]>,
+    /// Output weights: the side to move's `HIDDEN`, then the other side's.
+    pub out_w: Box<[i16]>,
+    pub out_b: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({:016x})", fnv1a(&self.to_bytes()))
+    }
+}
+
+impl Network {
+    /// Reads a network file's bytes, checking size, header, checksum and ranges.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER || bytes[..8] != MAGIC[..] {
+            return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC[..] {
+                NetError::Magic
+            } else {
+                NetError::Size {
+                    found: bytes.len(),
+                    expected: FILE_SIZE,
+                }
+            });
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let shape = [u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)];
+        if shape
+            != [
+                INPUTS as u32,
+                HIDDEN as u32,
+                QA as u32,
+                QB as u32,
+                SCALE as u32,
+            ]
+        {
+            return Err(NetError::Shape(shape));
+        }
+        if bytes.len() != FILE_SIZE {
+            return Err(NetError::Size {
+                found: bytes.len(),
+                expected: FILE_SIZE,
+            });
+        }
+        let (data, sum) = bytes.split_at(FILE_SIZE - 8);
+        let mut sum8 = [0u8; 8];
+        sum8.copy_from_slice(sum);
+        if fnv1a(data) != u64::from_le_bytes(sum8) {
+            return Err(NetError::Checksum);
+        }
+        let mut at = HEADER;
+        let mut take = |n: usize| -> Box<[i16]> {
+            let v: Vec<i16> = data[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v.into_boxed_slice()
+        };
+        let ft_w = take(INPUTS * HIDDEN);
+        let ft_b = take(HIDDEN);
+        let out_w = take(2 * HIDDEN);
+        let out_b = i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+        let net = Network {
+            ft_w,
+            ft_b,
+            out_w,
+            out_b,
+        };
+        net.check_ranges()?;
+        Ok(net)
+    }
+
+    /// The limits the integer arithmetic relies on (see [`WEIGHT_CLIP`]).
+    fn check_ranges(&self) -> Result<(), NetError> {
+        let ft = (WEIGHT_CLIP * QA as f32).round() as i16;
+        let out = (WEIGHT_CLIP * QB as f32).round() as i16;
+        let ok = self
+            .ft_w
+            .iter()
+            .chain(self.ft_b.iter())
+            .all(|w| w.abs() <= ft)
+            && self.out_w.iter().all(|w| w.abs() <= out);
+        if ok { Ok(()) } else { Err(NetError::Range) }
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(FILE_SIZE);
+        b.extend_from_slice(MAGIC);
+        for v in [
+            INPUTS as u32,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+            0,
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self
+            .ft_w
+            .iter()
+            .chain(self.ft_b.iter())
+            .chain(self.out_w.iter())
+        {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.out_b.to_le_bytes());
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a network file.
+    pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The hidden-layer row of input `f`.
+    #[inline(always)]
+    fn row(&self, f: usize) -> &[i16; HIDDEN] {
+        self.ft_w[f * HIDDEN..(f + 1) * HIDDEN]
+            .try_into()
+            .expect("rows are HIDDEN long")
+    }
+
+    /// Both perspectives' accumulators of `board`, from scratch.
+    pub fn refresh(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for (p, persp) in Color::BOTH.into_iter().enumerate() {
+            let v = &mut acc.v[p];
+            v.copy_from_slice(&self.ft_b);
+            for (piece, sq) in pieces(board) {
+                let row = self.row(feature(persp, piece, sq));
+                for (a, w) in v.iter_mut().zip(row.iter()) {
+                    *a += *w;
+                }
+            }
+        }
+        acc
+    }
+
+    /// The output for the side to move `stm`, in centipawns.
+    #[inline]
+    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+        let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
+        let sum = simd::forward(simd::level(), us, them, &self.out_w);
+        (sum / QA + self.out_b) * SCALE / (QA * QB)
+    }
+
+    /// Full evaluation of `board` from the side to move's point of view (no incremental
+    /// state; for `eval` and tests).
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        self.output(&self.refresh(board), board.side_to_move())
+    }
+}
+
+/// The hidden layer before activation, for both perspectives (`v[Color::index()]`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    pub v: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            v: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// The network compiled into the binary (see `nets/README.md` for its lineage).
+pub const DEFAULT_NET_NAME: &str = "nn-8764d4a2abe8.nnue";
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-8764d4a2abe8.nnue");
+const _: () = assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE);
+
+/// The embedded network, parsed once.
+pub fn default_net() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Arc::new(
+            Network::from_bytes(DEFAULT_NET_BYTES)
+                .expect("the embedded network is checked by its tests"),
+        )
+    })
+    .clone()
+}
+
+/// What one ply's accumulator is: the parent's plus these changes, until computed.
+#[derive(Clone, Copy)]
+struct Entry {
+    acc: Accumulator,
+    computed: bool,
+    n_add: u8,
+    n_sub: u8,
+    add: [(Piece, Square); 2],
+    sub: [(Piece, Square); 2],
+}
+
+/// A searcher's accumulators along the current line, one per ply, updated lazily: a move only
+/// records which pieces came and went; the accumulators are brought up to date when a node
+/// is evaluated.
+pub struct Stack {
+    entries: Vec<Entry>,
+}
+
+impl Stack {
+    pub fn new(plies: usize) -> Stack {
+        let e = Entry {
+            acc: Accumulator::default(),
+            computed: false,
+            n_add: 0,
+            n_sub: 0,
+            add: [(Piece::NONE, Square::new(0)); 2],
+            sub: [(Piece::NONE, Square::new(0)); 2],
+        };
+        Stack {
+            entries: vec![e; plies],
+        }
+    }
+
+    /// Sets ply 0 to `board`, computed from scratch.
+    pub fn reset(&mut self, net: &Network, board: &Board) {
+        let e = &mut self.entries[0];
+        e.acc = net.refresh(board);
+        e.computed = true;
+    }
+
+    /// Records that the position at `ply` is `child`, reached from `parent` (the position at
+    /// `ply - 1`) by a move or a null move. Any move works: the changes are read off the boards.
+    #[inline]
+    pub fn push(&mut self, ply: usize, parent: &Board, child: &Board) {
+        let Some(e) = self.entries.get_mut(ply) else {
+            return;
+        };
+        let mut changed = Bitboard::EMPTY;
+        for c in 0..2 {
+            changed |= parent.colors[c] ^ child.colors[c];
+        }
+        for pt in 0..6 {
+            changed |= parent.pieces[pt] ^ child.pieces[pt];
+        }
+        e.computed = false;
+        e.n_add = 0;
+        e.n_sub = 0;
+        for sq in changed {
+            let (before, after) = (parent.piece_on(sq), child.piece_on(sq));
+            if before == after {
+                continue;
+            }
+            if !before.is_none() {
+                e.sub[e.n_sub as usize] = (before, sq);
+                e.n_sub += 1;
+            }
+            if !after.is_none() {
+                e.add[e.n_add as usize] = (after, sq);
+                e.n_add += 1;
+            }
+        }
+    }
+
+    /// The evaluation of `board`, the position at `ply`, for its side to move.
+    #[inline]
+    pub fn evaluate(&mut self, net: &Network, ply: usize, board: &Board) -> i32 {
+        if ply >= self.entries.len() {
+            return net.evaluate(board);
+        }
+        // The nearest computed ancestor (ply 0 always is after `reset`); without one, this
+        // ply from scratch.
+        let mut from = ply;
+        while !self.entries[from].computed {
+            if from == 0 {
+                self.entries[ply].acc = net.refresh(board);
+                self.entries[ply].computed = true;
+                from = ply;
+                break;
+            }
+            from -= 1;
+        }
+        for p in from + 1..=ply {
+            let (done, rest) = self.entries.split_at_mut(p);
+            let parent = &done[p - 1].acc;
+            let e = &mut rest[0];
+            for (persp_idx, persp) in Color::BOTH.into_iter().enumerate() {
+                let adds = rows(net, &e.add[..e.n_add as usize], persp);
+                let subs = rows(net, &e.sub[..e.n_sub as usize], persp);
+                simd::update(
+                    simd::level(),
+                    &mut e.acc.v[persp_idx],
+                    &parent.v[persp_idx],
+                    &adds,
+                    &subs,
+                );
+            }
+            e.computed = true;
+        }
+        net.output(&self.entries[ply].acc, board.side_to_move())
+    }
+}
+
+/// At most two rows of the feature transformer (a move adds at most two pieces and removes at
+/// most two), and how many are real.
+pub type Rows<'a> = ([&'a [i16; HIDDEN]; 2], usize);
+
+#[inline(always)]
+fn rows<'a>(net: &'a Network, list: &[(Piece, Square)], persp: Color) -> Rows<'a> {
+    let mut rows = [net.row(0); 2];
+    for (r, &(piece, sq)) in rows.iter_mut().zip(list) {
+        *r = net.row(feature(persp, piece, sq));
+    }
+    (rows, list.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_mirror_between_perspectives() {
+        let wp = Piece::new(Color::White, crate::chess::PieceType::Pawn);
+        let bp = Piece::new(Color::Black, crate::chess::PieceType::Pawn);
+        let e2 = Square::parse("e2").unwrap();
+        let e7 = Square::parse("e7").unwrap();
+        assert_eq!(feature(Color::White, wp, e2), feature(Color::Black, bp, e7));
+        assert_eq!(feature(Color::White, bp, e7), feature(Color::Black, wp, e2));
+        assert_ne!(feature(Color::White, wp, e2), feature(Color::White, bp, e2));
+        let all: std::collections::HashSet<usize> = (0..12u8)
+            .flat_map(|p| (0..64u8).map(move |s| (p, s)))
+            .map(|(p, s)| {
+                let piece = Piece::new(
+                    if p < 6 { Color::White } else { Color::Black },
+                    crate::chess::PieceType::from_index((p % 6) as usize),
+                );
+                feature(Color::Black, piece, Square::new(s))
+            })
+            .collect();
+        assert_eq!(all.len(), INPUTS);
+        assert!(all.iter().all(|&f| f < INPUTS));
+    }
+
+    /// A network of random weights within the clip (deterministic).
+    pub(crate) fn random_net(seed: u64) -> Network {
+        let mut rng = crate::datagen::Rng::new(seed);
+        let mut r = |k: i32| (rng.below(2 * k as usize + 1) as i32 - k) as i16;
+        Network {
+            ft_w: (0..INPUTS * HIDDEN).map(|_| r(60)).collect(),
+            ft_b: (0..HIDDEN).map(|_| r(100)).collect(),
+            out_w: (0..2 * HIDDEN).map(|_| r(126)).collect(),
+            out_b: 1234,
+        }
+    }
+
+    /// Random playouts from positions with castling, en passant and promotions.
+    pub(crate) fn playouts(seed: u64, games: usize, plies: usize) -> Vec<Vec<Board>> {
+        let fens = [
+            crate::chess::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        ];
+        let mut rng = crate::datagen::Rng::new(seed);
+        let mut out = Vec::new();
+        for g in 0..games {
+            let mut b = Board::from_fen(fens[g % fens.len()], false).unwrap();
+            let mut line = vec![b];
+            for _ in 0..plies {
+                let moves = b.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                b = b.make_move(moves[rng.below(moves.len())]);
+                line.push(b);
+            }
+            out.push(line);
+        }
+        out
+    }
+
+    #[test]
+    fn file_round_trip_and_bad_files_are_refused() {
+        let net = random_net(1);
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), FILE_SIZE);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetError::Size { .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&[]),
+            Err(NetError::Size { .. })
+        ));
+        let mut bad = bytes.clone();
+        bad[1000] ^= 1;
+        assert_eq!(Network::from_bytes(&bad), Err(NetError::Checksum));
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(Network::from_bytes(&bad), Err(NetError::Magic));
+        let mut bad = bytes.clone();
+        bad[12] = 0; // hidden size
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape(_))));
+        // A weight beyond the clip, with a valid checksum, is refused too.
+        let mut wild = net.clone();
+        wild.out_w[3] = 1000;
+        assert_eq!(Network::from_bytes(&wild.to_bytes()), Err(NetError::Range));
+        // The embedded network is a valid file.
+        assert!(Network::from_bytes(DEFAULT_NET_BYTES).is_ok());
+    }
+
+    #[test]
+    fn incremental_updates_match_a_full_refresh() {
+        let net = random_net(2);
+        let mut stack = Stack::new(80);
+        for line in playouts(3, 40, 70) {
+            stack.reset(&net, &line[0]);
+            // Evaluate only some plies, so that updates chain over several moves; now and
+            // then a null move first (the same pieces, the other side to move), replaced by
+            // the real move at the same ply as a search does.
+            for (ply, pair) in line.windows(2).enumerate() {
+                let (parent, child) = (&pair[0], &pair[1]);
+                if ply % 11 == 5 && !parent.in_check() {
+                    let null = parent.make_null();
+                    stack.push(ply + 1, parent, &null);
+                    assert_eq!(stack.evaluate(&net, ply + 1, &null), net.evaluate(&null));
+                }
+                stack.push(ply + 1, parent, child);
+                if ply % 3 != 1 {
+                    assert_eq!(
+                        stack.evaluate(&net, ply + 1, child),
+                        net.evaluate(child),
+                        "{}",
+                        child.to_fen()
+                    );
+                    assert_eq!(stack.entries[ply + 1].acc, net.refresh(child));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_simd_level_gives_identical_results() {
+        let net = random_net(4);
+        let levels = simd::Level::available();
+        eprintln!("levels: {levels:?}");
+        let mut checked = 0;
+        for line in playouts(5, 60, 60) {
+            for pair in line.windows(2) {
+                let (parent, child) = (net.refresh(&pair[0]), net.refresh(&pair[1]));
+                let mut stack = Stack::new(2);
+                stack.entries[0].acc = parent;
+                stack.entries[0].computed = true;
+                stack.push(1, &pair[0], &pair[1]);
+                let e = stack.entries[1];
+                for (p, persp) in Color::BOTH.into_iter().enumerate() {
+                    let adds = rows(&net, &e.add[..e.n_add as usize], persp);
+                    let subs = rows(&net, &e.sub[..e.n_sub as usize], persp);
+                    let forward: Vec<i32> = levels
+                        .iter()
+                        .map(|&l| simd::forward(l, &child.v[p], &child.v[1 - p], &net.out_w))
+                        .collect();
+                    let updated: Vec<[i16; HIDDEN]> = levels
+                        .iter()
+                        .map(|&l| {
+                            let mut d = [0i16; HIDDEN];
+                            simd::update(l, &mut d, &parent.v[p], &adds, &subs);
+                            d
+                        })
+                        .collect();
+                    assert!(forward.iter().all(|&f| f == forward[0]), "{forward:?}");
+                    assert!(updated.iter().all(|u| *u == child.v[p]));
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked}");
+    }
+}

@@ -1,0 +1,689 @@
+//! `lazuli train`: a CPU trainer for the network of [`crate::eval::nnue`].
+//!
+//! A hand-written sparse trainer: each position has at most 32 active inputs per perspective,
+//! so the feature transformer's forward pass is a sum of a few rows and its gradient touches
+//! only those rows. Threads split each batch and keep their own gradient; the sums are
+//! applied by AdamW (decoupled weight decay) with a cosine learning-rate decay. Weights are
+//! clipped to `nnue::WEIGHT_CLIP` after every step so the quantised network cannot overflow.
+//!
+//! Target: `lambda * result + (1 - lambda) * sigmoid(score / SCALE)`, both from the side to
+//! move's point of view; loss: mean squared error of `sigmoid(output)` against it. The input
+//! encoding is `nnue::feature`, the one the engine uses.
+
+use crate::chess::{Board, Color};
+use crate::datagen::Rng;
+use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// Most pieces on a board, so most active inputs per perspective.
+const MAX_FEATURES: usize = 32;
+
+/// One training position, from the side to move's point of view.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    /// Active inputs: `[side to move's perspective, other perspective][i]`, `n` of each.
+    pub feats: [[u16; MAX_FEATURES]; 2],
+    pub n: u8,
+    /// Search score in centipawns for the side to move.
+    pub score: i16,
+    /// Game result for the side to move: 0 loss, 1 draw, 2 win.
+    pub result: u8,
+}
+
+impl Sample {
+    /// The position `board` with its white-relative score and result (1.0 / 0.5 / 0.0).
+    pub fn new(board: &Board, white_score: i32, white_result: f32) -> Sample {
+        let stm = board.side_to_move();
+        let mut feats = [[0u16; MAX_FEATURES]; 2];
+        let mut n = 0;
+        for (piece, sq) in nnue::pieces(board).take(MAX_FEATURES) {
+            feats[0][n] = nnue::feature(stm, piece, sq) as u16;
+            feats[1][n] = nnue::feature(stm.flip(), piece, sq) as u16;
+            n += 1;
+        }
+        let (score, result) = if stm == Color::White {
+            (white_score, white_result)
+        } else {
+            (-white_score, 1.0 - white_result)
+        };
+        Sample {
+            feats,
+            n: n as u8,
+            score: score.clamp(-32000, 32000) as i16,
+            result: (result * 2.0).round().clamp(0.0, 2.0) as u8,
+        }
+    }
+
+    /// The same position mirrored left to right (files a-h swapped). The inputs do not see
+    /// castling rights, and without them chess is symmetric under this mirror, so the
+    /// mirrored sample is as true as the original: a way to double scarce data.
+    pub fn mirrored(&self) -> Sample {
+        let mut m = *self;
+        for side in &mut m.feats {
+            for f in &mut side[..self.n as usize] {
+                *f ^= 7;
+            }
+        }
+        m
+    }
+
+    fn target(&self, lambda: f32) -> f32 {
+        let wdl = self.result as f32 / 2.0;
+        lambda * wdl + (1.0 - lambda) * sigmoid(self.score as f32 / SCALE as f32)
+    }
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Positions read from data files, in file order, grouped into games.
+#[derive(Default)]
+pub struct Dataset {
+    pub samples: Vec<Sample>,
+    /// Index of each game's first sample.
+    pub game_starts: Vec<usize>,
+    /// Lines that could not be read (kept out, counted).
+    pub bad_lines: u64,
+    /// Positions left out by the filters.
+    pub filtered: u64,
+    /// The hand-written evaluation of each sample (side to move), a baseline for the loss.
+    pub hce: Vec<i16>,
+}
+
+impl Dataset {
+    /// Reads `<FEN> | <score> | <result>` lines (white's point of view), keeping positions at
+    /// ply `min_ply` or later. A new game starts wherever the ply count does not grow.
+    pub fn read_text(&mut self, reader: impl BufRead, min_ply: u32) -> std::io::Result<()> {
+        let mut last_ply = u32::MAX;
+        for line in reader.lines() {
+            let line = line?;
+            let mut parts = line.split('|').map(str::trim);
+            let (Some(fen), Some(score), Some(result)) = (parts.next(), parts.next(), parts.next())
+            else {
+                self.bad_lines += 1;
+                continue;
+            };
+            let (Ok(board), Ok(score), Ok(result)) = (
+                Board::from_fen(fen, false),
+                score.parse::<i32>(),
+                result.parse::<f32>(),
+            ) else {
+                self.bad_lines += 1;
+                continue;
+            };
+            if !(0.0..=1.0).contains(&result) {
+                self.bad_lines += 1;
+                continue;
+            }
+            let ply = 2 * (board.fullmove_number() as u32).saturating_sub(1)
+                + (board.side_to_move() == Color::Black) as u32;
+            if ply <= last_ply {
+                self.game_starts.push(self.samples.len());
+            }
+            last_ply = ply;
+            if ply < min_ply || board.in_check() {
+                self.filtered += 1;
+                continue;
+            }
+            self.samples.push(Sample::new(&board, score, result));
+            self.hce
+                .push(crate::eval::hce::evaluate(&board).clamp(-32000, 32000) as i16);
+        }
+        Ok(())
+    }
+
+    /// Splits off the last `fraction` of the games (whole games) as a validation set; the
+    /// third part is the hand-written evaluation of the validation positions.
+    pub fn split(mut self, fraction: f64) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {
+        let games = self.game_starts.len();
+        let held = ((games as f64) * fraction).round() as usize;
+        if held == 0 || held >= games {
+            return (self.samples, Vec::new(), Vec::new());
+        }
+        let cut = self.game_starts[games - held];
+        let val = self.samples.split_off(cut);
+        let hce = self.hce.split_off(cut);
+        (self.samples, val, hce)
+    }
+}
+
+/// The loss of a fixed evaluation (centipawns for the side to move) on `samples`: the
+/// baseline a network has to beat.
+pub fn eval_loss(samples: &[Sample], evals: &[i16], lambda: f32) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .zip(evals)
+        .map(|(s, &e)| {
+            let err = sigmoid(e as f32 / SCALE as f32) - s.target(lambda);
+            (err * err) as f64
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// Float parameters, laid out flat: feature transformer weights (`INPUTS x HIDDEN`, by input),
+/// its bias, the output weights (`2 x HIDDEN`), the output bias.
+pub const FT_W: usize = 0;
+pub const FT_B: usize = FT_W + INPUTS * HIDDEN;
+pub const OUT_W: usize = FT_B + HIDDEN;
+pub const OUT_B: usize = OUT_W + 2 * HIDDEN;
+pub const PARAMS: usize = OUT_B + 1;
+
+/// A float network (the trainer's view of it).
+#[derive(Clone)]
+pub struct FloatNet {
+    pub p: Vec<f32>,
+}
+
+impl FloatNet {
+    /// Small random weights, seeded.
+    pub fn random(seed: u64) -> FloatNet {
+        let mut rng = Rng::new(seed);
+        let mut uniform =
+            |a: f32| ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * a;
+        let mut p = vec![0.0f32; PARAMS];
+        for w in &mut p[FT_W..FT_B] {
+            *w = uniform(0.1);
+        }
+        for w in &mut p[OUT_W..OUT_B] {
+            *w = uniform(1.0 / (2.0 * HIDDEN as f32).sqrt());
+        }
+        FloatNet { p }
+    }
+
+    /// The hidden layers (before activation) of a sample's two perspectives.
+    #[inline]
+    fn accumulate(&self, s: &Sample) -> [[f32; HIDDEN]; 2] {
+        let mut acc = [[0.0f32; HIDDEN]; 2];
+        let bias = &self.p[FT_B..FT_B + HIDDEN];
+        for (side, a) in acc.iter_mut().enumerate() {
+            a.copy_from_slice(bias);
+            for &f in &s.feats[side][..s.n as usize] {
+                let row = &self.p[FT_W + f as usize * HIDDEN..FT_W + (f as usize + 1) * HIDDEN];
+                for (x, w) in a.iter_mut().zip(row) {
+                    *x += w;
+                }
+            }
+        }
+        acc
+    }
+
+    /// The raw output (centipawns / SCALE) for a sample.
+    fn output(&self, acc: &[[f32; HIDDEN]; 2]) -> f32 {
+        let mut out = self.p[OUT_B];
+        for (side, a) in acc.iter().enumerate() {
+            let w = &self.p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            for (x, w) in a.iter().zip(w) {
+                let c = x.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        out
+    }
+
+    /// The evaluation of `board` in centipawns for the side to move (float arithmetic).
+    pub fn evaluate(&self, board: &Board) -> f32 {
+        let s = Sample::new(board, 0, 0.5);
+        self.output(&self.accumulate(&s)) * SCALE as f32
+    }
+
+    /// Loss of one sample; adds its gradient into `grad` when given.
+    #[inline]
+    fn sample_loss(&self, s: &Sample, lambda: f32, grad: Option<&mut [f32]>) -> f32 {
+        let acc = self.accumulate(s);
+        let out = self.output(&acc);
+        let pred = sigmoid(out);
+        let err = pred - s.target(lambda);
+        let Some(grad) = grad else {
+            return err * err;
+        };
+        let g = 2.0 * err * pred * (1.0 - pred);
+        grad[OUT_B] += g;
+        let mut d = [[0.0f32; HIDDEN]; 2];
+        for side in 0..2 {
+            let w = &self.p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let gw = &mut grad[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            for i in 0..HIDDEN {
+                let x = acc[side][i];
+                let c = x.clamp(0.0, 1.0);
+                gw[i] += g * c * c;
+                d[side][i] = if x > 0.0 && x < 1.0 {
+                    2.0 * g * w[i] * x
+                } else {
+                    0.0
+                };
+            }
+        }
+        for (side, ds) in d.iter().enumerate() {
+            let gb = &mut grad[FT_B..FT_B + HIDDEN];
+            for (b, x) in gb.iter_mut().zip(ds) {
+                *b += x;
+            }
+            for &f in &s.feats[side][..s.n as usize] {
+                let row = &mut grad[FT_W + f as usize * HIDDEN..FT_W + (f as usize + 1) * HIDDEN];
+                for (r, x) in row.iter_mut().zip(ds) {
+                    *r += x;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// Mean loss over `samples` on `threads` threads.
+    pub fn loss(&self, samples: &[Sample], lambda: f32, threads: usize) -> f64 {
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let chunk = samples.len().div_ceil(threads.max(1));
+        let total: f64 = std::thread::scope(|s| {
+            let handles: Vec<_> = samples
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|x| self.sample_loss(x, lambda, None) as f64)
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+        });
+        total / samples.len() as f64
+    }
+
+    /// The quantised network the engine reads.
+    pub fn quantise(&self) -> Network {
+        let q = |w: f32, k: i32| (w * k as f32).round() as i16;
+        Network {
+            ft_w: self.p[FT_W..FT_B].iter().map(|&w| q(w, QA)).collect(),
+            ft_b: self.p[FT_B..OUT_W].iter().map(|&w| q(w, QA)).collect(),
+            out_w: self.p[OUT_W..OUT_B].iter().map(|&w| q(w, QB)).collect(),
+            out_b: (self.p[OUT_B] * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Learning rate at the end of the cosine decay.
+    pub lr_end: f32,
+    pub weight_decay: f32,
+    pub lambda: f32,
+    pub threads: usize,
+    pub seed: u64,
+    /// Write a quantised network every this many epochs (0: only at the end).
+    pub save_every: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            epochs: 30,
+            batch: 16384,
+            lr: 0.001,
+            lr_end: 0.00001,
+            weight_decay: 0.01,
+            lambda: 0.5,
+            threads: 1,
+            seed: 1,
+            save_every: 0,
+        }
+    }
+}
+
+/// AdamW state, saved in checkpoints so a run can be resumed exactly.
+pub struct Trainer {
+    pub net: FloatNet,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    /// Optimiser steps taken.
+    pub step: u64,
+    /// Epochs done.
+    pub epoch: usize,
+}
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"LZCKPT\x00\x01";
+
+impl Trainer {
+    pub fn new(net: FloatNet) -> Trainer {
+        Trainer {
+            net,
+            m: vec![0.0; PARAMS],
+            v: vec![0.0; PARAMS],
+            step: 0,
+            epoch: 0,
+        }
+    }
+
+    /// Checkpoint bytes: magic, hidden size, epoch, step, then parameters, m, v (f32 LE).
+    pub fn checkpoint(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(32 + 12 * PARAMS);
+        b.extend_from_slice(CHECKPOINT_MAGIC);
+        b.extend_from_slice(&(HIDDEN as u64).to_le_bytes());
+        b.extend_from_slice(&(self.epoch as u64).to_le_bytes());
+        b.extend_from_slice(&self.step.to_le_bytes());
+        for x in self.net.p.iter().chain(&self.m).chain(&self.v) {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+        b
+    }
+
+    /// Reads a checkpoint written by [`Trainer::checkpoint`].
+    pub fn from_checkpoint(b: &[u8]) -> Result<Trainer, String> {
+        if b.len() != 32 + 12 * PARAMS || &b[..8] != CHECKPOINT_MAGIC {
+            return Err("not a checkpoint of this network shape".into());
+        }
+        let u64_at = |i: usize| {
+            let mut x = [0u8; 8];
+            x.copy_from_slice(&b[i..i + 8]);
+            u64::from_le_bytes(x)
+        };
+        if u64_at(8) != HIDDEN as u64 {
+            return Err(format!("checkpoint has hidden size {}", u64_at(8)));
+        }
+        let floats: Vec<f32> = b[32..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        if floats.iter().any(|x| !x.is_finite()) {
+            return Err("checkpoint holds non-finite values".into());
+        }
+        Ok(Trainer {
+            net: FloatNet {
+                p: floats[..PARAMS].to_vec(),
+            },
+            m: floats[PARAMS..2 * PARAMS].to_vec(),
+            v: floats[2 * PARAMS..].to_vec(),
+            epoch: u64_at(16) as usize,
+            step: u64_at(24),
+        })
+    }
+
+    /// One AdamW step on the batch `samples`; returns the batch's mean loss.
+    pub fn train_batch(&mut self, samples: &[Sample], cfg: &Config, lr: f32) -> f32 {
+        let threads = cfg.threads.max(1);
+        let chunk = samples.len().div_ceil(threads).max(1);
+        let net = &self.net;
+        let (grad, loss) = std::thread::scope(|s| {
+            let handles: Vec<_> = samples
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut g = vec![0.0f32; PARAMS];
+                        let mut loss = 0.0f32;
+                        for x in part {
+                            loss += net.sample_loss(x, cfg.lambda, Some(&mut g));
+                        }
+                        (g, loss)
+                    })
+                })
+                .collect();
+            let mut total = vec![0.0f32; PARAMS];
+            let mut loss = 0.0;
+            for h in handles {
+                if let Ok((g, l)) = h.join() {
+                    for (t, x) in total.iter_mut().zip(&g) {
+                        *t += x;
+                    }
+                    loss += l;
+                }
+            }
+            (total, loss)
+        });
+        let n = samples.len().max(1) as f32;
+        self.step += 1;
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let c1 = 1.0 - b1.powi(self.step.min(1 << 20) as i32);
+        let c2 = 1.0 - b2.powi(self.step.min(1 << 20) as i32);
+        let state = self.m.iter_mut().zip(self.v.iter_mut());
+        for ((p, g), (m, v)) in self.net.p.iter_mut().zip(&grad).zip(state) {
+            let g = g / n;
+            *m = b1 * *m + (1.0 - b1) * g;
+            *v = b2 * *v + (1.0 - b2) * g * g;
+            let update = (*m / c1) / ((*v / c2).sqrt() + eps);
+            *p -= lr * (update + cfg.weight_decay * *p);
+            *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+        loss / n
+    }
+}
+
+/// The learning rate after `done` of `total` epochs (cosine from `lr` to `lr_end`).
+pub fn learning_rate(cfg: &Config, done: f64, total: f64) -> f32 {
+    let t = (done / total.max(1e-9)).clamp(0.0, 1.0);
+    let c = 0.5 * (1.0 + (std::f64::consts::PI * t).cos());
+    (cfg.lr_end as f64 + (cfg.lr - cfg.lr_end) as f64 * c) as f32
+}
+
+/// Trains for the epochs `trainer.epoch..cfg.epochs`, writing `loss.csv`, `checkpoint.bin`
+/// and quantised networks into `dir`, and a progress line per epoch to `log`.
+pub fn run(
+    trainer: &mut Trainer,
+    train: &[Sample],
+    val: &[Sample],
+    cfg: &Config,
+    dir: &Path,
+    log: &mut dyn Write,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let csv_path = dir.join("loss.csv");
+    let mut csv = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&csv_path)?;
+    if csv.metadata()?.len() == 0 {
+        writeln!(csv, "epoch,train_loss,val_loss,lr,positions_per_s")?;
+    }
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = Rng::new(cfg.seed);
+    // Re-draw the shuffles of the epochs already done, so a resumed run sees the same order.
+    for _ in 0..trainer.epoch {
+        shuffle(&mut order, &mut rng);
+    }
+    let batches = train.len().div_ceil(cfg.batch).max(1);
+    let mut batch = Vec::with_capacity(cfg.batch);
+    while trainer.epoch < cfg.epochs {
+        shuffle(&mut order, &mut rng);
+        let clock = Instant::now();
+        let mut loss_sum = 0.0f64;
+        for (b, idx) in order.chunks(cfg.batch).enumerate() {
+            batch.clear();
+            batch.extend(idx.iter().map(|&i| train[i as usize]));
+            let lr = learning_rate(
+                cfg,
+                trainer.epoch as f64 + b as f64 / batches as f64,
+                cfg.epochs as f64,
+            );
+            loss_sum += trainer.train_batch(&batch, cfg, lr) as f64 * batch.len() as f64;
+        }
+        let secs = clock.elapsed().as_secs_f64().max(1e-9);
+        trainer.epoch += 1;
+        let train_loss = loss_sum / train.len().max(1) as f64;
+        let val_loss = trainer.net.loss(val, cfg.lambda, cfg.threads);
+        let lr = learning_rate(cfg, trainer.epoch as f64, cfg.epochs as f64);
+        let pps = train.len() as f64 / secs;
+        writeln!(
+            log,
+            "epoch {:3}/{} train loss {:.6} val loss {:.6} lr {:.2e} {:.0} positions/s",
+            trainer.epoch, cfg.epochs, train_loss, val_loss, lr, pps
+        )?;
+        writeln!(
+            csv,
+            "{},{train_loss:.7},{val_loss:.7},{lr:.3e},{pps:.0}",
+            trainer.epoch
+        )?;
+        write_atomic(&dir.join("checkpoint.bin"), &trainer.checkpoint())?;
+        if cfg.save_every > 0 && trainer.epoch.is_multiple_of(cfg.save_every) {
+            let name = format!("epoch-{}.nnue", trainer.epoch);
+            write_atomic(&dir.join(name), &trainer.net.quantise().to_bytes())?;
+        }
+    }
+    write_atomic(&dir.join("net.nnue"), &trainer.net.quantise().to_bytes())?;
+    Ok(())
+}
+
+fn shuffle(v: &mut [u32], rng: &mut Rng) {
+    for i in (1..v.len()).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::STARTPOS;
+
+    const FENS: [&str; 6] = [
+        STARTPOS,
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        "8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1",
+    ];
+
+    /// Positions after every legal move from `FENS`, labelled by the hand-written evaluation.
+    fn hce_samples() -> Vec<Sample> {
+        let mut samples = Vec::new();
+        for fen in FENS {
+            let b = Board::from_fen(fen, false).unwrap();
+            for mv in b.legal_moves().iter() {
+                let c = b.make_move(*mv);
+                let e = crate::eval::hce::evaluate(&c);
+                let white = if c.side_to_move() == Color::White {
+                    e
+                } else {
+                    -e
+                };
+                samples.push(Sample::new(&c, white, 0.5));
+            }
+        }
+        samples
+    }
+
+    #[test]
+    fn quantised_output_matches_float_within_a_few_centipawns() {
+        let samples = hce_samples();
+        let cfg = Config {
+            batch: 64,
+            lr: 0.01,
+            lambda: 0.0,
+            ..Config::default()
+        };
+        let mut t = Trainer::new(FloatNet::random(5));
+        for _ in 0..40 {
+            for b in samples.chunks(cfg.batch) {
+                t.train_batch(b, &cfg, cfg.lr);
+            }
+        }
+        let q = t.net.quantise();
+        let (mut worst, mut sum, mut n) = (0.0f32, 0.0f32, 0.0f32);
+        for fen in FENS {
+            let b = Board::from_fen(fen, false).unwrap();
+            for mv in b.legal_moves().iter() {
+                let c = b.make_move(*mv);
+                let f = t.net.evaluate(&c);
+                let i = q.evaluate(&c) as f32;
+                worst = worst.max((f - i).abs());
+                sum += (f - i).abs();
+                n += 1.0;
+            }
+        }
+        // Rounding each weight to 1/QA or 1/QB, and the integer divisions, cost a few cp.
+        assert!(sum / n <= 2.0, "mean difference {} cp", sum / n);
+        assert!(
+            worst <= 8.0,
+            "float and quantised differ by up to {worst} cp"
+        );
+    }
+
+    #[test]
+    fn training_fits_a_small_set_and_checkpoints_resume() {
+        // Targets from the hand-written evaluation; a few hundred steps must cut the loss.
+        let samples = hce_samples();
+        let cfg = Config {
+            batch: 64,
+            lr: 0.01,
+            lambda: 0.0,
+            threads: 2,
+            ..Config::default()
+        };
+        let mut t = Trainer::new(FloatNet::random(3));
+        let before = t.net.loss(&samples, 0.0, 2);
+        for _ in 0..60 {
+            for b in samples.chunks(cfg.batch) {
+                t.train_batch(b, &cfg, cfg.lr);
+            }
+        }
+        let after = t.net.loss(&samples, 0.0, 2);
+        assert!(after < before * 0.5, "loss {before} -> {after}");
+        let r = Trainer::from_checkpoint(&t.checkpoint()).unwrap();
+        assert_eq!(r.net.p, t.net.p);
+        assert_eq!(r.step, t.step);
+        assert!(Trainer::from_checkpoint(&t.checkpoint()[..100]).is_err());
+        // Every weight within the clip, so the quantised file loads.
+        let bytes = t.net.quantise().to_bytes();
+        assert!(Network::from_bytes(&bytes).is_ok());
+    }
+
+    #[test]
+    fn mirrored_samples_are_the_mirrored_positions() {
+        let b = Board::from_fen(FENS[3], false).unwrap();
+        let m = Board::from_fen(
+            "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R w - - 0 1",
+            false,
+        )
+        .unwrap();
+        let mut a: Vec<[u16; 2]> = (0..32)
+            .map(|i| Sample::new(&b, 10, 1.0).mirrored().feats.map(|f| f[i]))
+            .take(Sample::new(&b, 10, 1.0).n as usize)
+            .collect();
+        let mut c: Vec<[u16; 2]> = (0..32)
+            .map(|i| Sample::new(&m, 10, 1.0).feats.map(|f| f[i]))
+            .take(Sample::new(&m, 10, 1.0).n as usize)
+            .collect();
+        a.sort();
+        c.sort();
+        assert_eq!(a, c);
+    }
+
+    #[test]
+    fn text_data_splits_by_games_and_filters_early_plies() {
+        let text = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 1.0
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 9 | 25 | 1.0
+garbage line
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 12 | 20 | 1.0
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 10 | -50 | 0.0
+rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 10 | -60 | 0.0
+";
+        let mut d = Dataset::default();
+        d.read_text(text.as_bytes(), 16).unwrap();
+        assert_eq!(d.bad_lines, 1);
+        assert_eq!(d.filtered, 1);
+        assert_eq!(d.game_starts, vec![0, 2]);
+        assert_eq!(d.samples.len(), 4);
+        // Black to move: score and result seen from black.
+        assert_eq!(d.samples[3].score, 60);
+        assert_eq!(d.samples[3].result, 2);
+        let (train, val, hce) = d.split(0.5);
+        assert_eq!(hce.len(), val.len());
+        assert_eq!((train.len(), val.len()), (2, 2));
+    }
+}
