@@ -9,24 +9,26 @@
 //! `WIN_PLIES` plies on a score of at least `WIN_SCORE`, a draw once the score has stayed within
 //! `DRAW_SCORE` for `DRAW_PLIES` plies after `DRAW_MIN_PLY`.
 //!
-//! Output: one line per kept position, `<FEN> | <score> | <result>`, the search score in
-//! centipawns and the game's result both from white's point of view (result 1.0, 0.5 or 0.0;
-//! the text layout bullet and similar trainers read). Positions in check, those whose best move
-//! takes or promotes, and those with a mate or tablebase score are left out: their static
-//! evaluation cannot be expected to match the search.
+//! Output ([`Format`]): viriformat (the default; `crate::data`), every ply of every game with
+//! its move and white-relative score, filtered only when training; or text, one line per
+//! position `<FEN> | <score> | <result>` (white's point of view, result 1.0 / 0.5 / 0.0), where
+//! positions in check, those whose best move takes or promotes, and those with a mate or
+//! tablebase score are left out.
 
 use crate::chess::{Board, Color, Move, STARTPOS};
-use crate::search::{Job, Limits, Worker, is_tactical};
+use crate::data;
+use crate::eval::Evaluator;
+use crate::search::{Job, Limits, Worker};
 use crate::tb::Prober;
-use crate::tt::{DECISIVE_BOUND, Table};
+use crate::tt::Table;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// A score both sides must agree on for `WIN_PLIES` plies to end the game as a win.
-pub const WIN_SCORE: i32 = 2000;
-pub const WIN_PLIES: u32 = 6;
+pub const WIN_SCORE: i32 = 2500;
+pub const WIN_PLIES: u32 = 4;
 /// A score within this for `DRAW_PLIES` plies, from ply `DRAW_MIN_PLY`, ends the game drawn.
 pub const DRAW_SCORE: i32 = 10;
 pub const DRAW_PLIES: u32 = 12;
@@ -48,6 +50,18 @@ pub struct Config {
     pub hash_mib: u64,
     /// Openings the first search scores beyond this (centipawns) are not played.
     pub max_opening_eval: i32,
+    pub format: Format,
+    /// The evaluation the games are played with.
+    pub eval: Evaluator,
+}
+
+/// How games are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// viriformat: every ply, binary (`crate::data`).
+    Viri,
+    /// `<FEN> | <score> | <result>` lines for the positions that pass the generation filters.
+    Text,
 }
 
 impl Default for Config {
@@ -61,26 +75,26 @@ impl Default for Config {
             seed: 1,
             hash_mib: 16,
             max_opening_eval: 1000,
+            format: Format::Viri,
+            eval: Evaluator::default(),
         }
     }
 }
 
-/// One played game: the kept positions (FEN, white-relative score) and the result for white.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Game {
-    pub positions: Vec<(String, i32)>,
-    pub result: f32,
-}
-
-impl Game {
-    /// The game's lines in the output format.
-    pub fn lines(&self) -> String {
-        let mut s = String::new();
-        for (fen, score) in &self.positions {
-            s.push_str(&format!("{fen} | {score} | {:.1}\n", self.result));
+/// A game's text lines: positions not in check, with a quiet best move and no mate or
+/// tablebase score.
+pub fn text_lines(game: &data::Game) -> String {
+    let mut s = String::new();
+    for (board, mv, score) in game.positions() {
+        if data::trainable(&board, mv, score, usize::MAX, 0) {
+            s.push_str(&format!(
+                "{} | {score} | {:.1}\n",
+                board.to_fen(),
+                game.white_result()
+            ));
         }
-        s
     }
+    s
 }
 
 /// How a game stands after a move: still going, or over with white's result.
@@ -148,16 +162,23 @@ pub struct Player {
     tt: Arc<Table>,
     tb: Option<Arc<Prober>>,
     nodes: u64,
+    eval: Evaluator,
 }
 
 impl Player {
-    pub fn new(nodes: u64, hash_mib: u64, tb: Option<Arc<Prober>>) -> Result<Player, String> {
+    pub fn new(
+        nodes: u64,
+        hash_mib: u64,
+        tb: Option<Arc<Prober>>,
+        eval: Evaluator,
+    ) -> Result<Player, String> {
         let tt = Table::new(hash_mib).map_err(|e| format!("hash table: {e:?}"))?;
         Ok(Player {
             worker: Worker::new(0),
             tt: Arc::new(tt),
             tb,
             nodes,
+            eval,
         })
     }
 
@@ -169,7 +190,8 @@ impl Player {
             nodes: Some(self.nodes),
             ..Limits::default()
         };
-        let job = Job::silent(*board, history.to_vec(), limits, self.tt.clone(), new_game);
+        let mut job = Job::silent(*board, history.to_vec(), limits, self.tt.clone(), new_game);
+        job.eval = self.eval.clone();
         let r = self.worker.search(&job);
         (r.best, r.score)
     }
@@ -195,11 +217,11 @@ impl Player {
     }
 
     /// Plays one game from `opening`; `None` if the opening is already decided.
-    pub fn play(&mut self, opening: &Board, max_opening_eval: i32) -> Option<Game> {
+    pub fn play(&mut self, opening: &Board, max_opening_eval: i32) -> Option<data::Game> {
         self.tt.clear(1);
         let mut board = *opening;
         let mut history: Vec<u64> = Vec::new();
-        let mut positions = Vec::new();
+        let mut moves = Vec::new();
         let mut win_run = 0u32;
         let mut loss_run = 0u32;
         let mut draw_run = 0u32;
@@ -233,9 +255,7 @@ impl Player {
             } else {
                 -score
             };
-            if !board.in_check() && !is_tactical(&board, mv) && score.abs() < DECISIVE_BOUND {
-                positions.push((board.to_fen(), white));
-            }
+            moves.push((mv, white.clamp(-32_000, 32_000) as i16));
             // Adjudication, on white-relative scores.
             (win_run, loss_run) = if white >= WIN_SCORE {
                 (win_run + 1, 0)
@@ -262,7 +282,11 @@ impl Player {
             board = board.make_move(mv);
             ply += 1;
         };
-        Some(Game { positions, result })
+        Some(data::Game {
+            start: *opening,
+            moves,
+            result: (result * 2.0).round() as u8,
+        })
     }
 }
 
@@ -305,11 +329,16 @@ pub fn run(
     report_every: u64,
 ) -> Result<Totals, String> {
     let started = AtomicU64::new(0);
-    let (tx, rx) = crossbeam_channel::bounded::<Game>(64);
+    let (tx, rx) = crossbeam_channel::bounded::<data::Game>(64);
     let threads = config.threads.max(1);
     let mut players = Vec::new();
     for _ in 0..threads {
-        players.push(Player::new(config.nodes, config.hash_mib, tb.clone())?);
+        players.push(Player::new(
+            config.nodes,
+            config.hash_mib,
+            tb.clone(),
+            config.eval.clone(),
+        )?);
     }
     let clock = Instant::now();
     let mut totals = Totals::default();
@@ -340,33 +369,49 @@ pub fn run(
             if write_error.is_some() {
                 continue;
             }
-            // Whole games reach the file at once, so a run cut short leaves no partial line.
-            if let Err(e) = out
-                .write_all(game.lines().as_bytes())
+            // Whole games reach the file at once (one write), so a run cut short loses at
+            // most the game being written.
+            let mut bytes = Vec::new();
+            let (encoded, positions) = match config.format {
+                Format::Viri => (game.write(&mut bytes), game.moves.len()),
+                Format::Text => {
+                    let text = text_lines(&game);
+                    let n = text.lines().count();
+                    bytes = text.into_bytes();
+                    (Ok(()), n)
+                }
+            };
+            if let Err(e) = encoded
+                .and_then(|()| out.write_all(&bytes))
                 .and_then(|()| out.flush())
             {
                 write_error = Some(e.to_string());
                 continue;
             }
             totals.games += 1;
-            totals.positions += game.positions.len() as u64;
+            totals.positions += positions as u64;
             match game.result {
-                r if r > 0.75 => totals.white_wins += 1,
-                r if r < 0.25 => totals.black_wins += 1,
+                data::WHITE_WIN => totals.white_wins += 1,
+                data::BLACK_WIN => totals.black_wins += 1,
                 _ => totals.draws += 1,
             }
-            if report_every > 0 && totals.games % report_every == 0 {
+            if report_every > 0 && totals.games.is_multiple_of(report_every) {
                 let secs = clock.elapsed().as_secs_f64().max(1e-3);
+                let rate = totals.games as f64 / secs;
+                let eta = config.games.saturating_sub(totals.games) as f64 / rate.max(1e-9);
                 let _ = writeln!(
                     progress,
-                    "games {} positions {} (+{} ={} -{})  {:.1} games/s {:.0} positions/s",
+                    "games {} positions {} (+{} ={} -{})  {:.1} games/s {:.0} positions/s  \
+                     ETA {}h{:02}m",
                     totals.games,
                     totals.positions,
                     totals.white_wins,
                     totals.draws,
                     totals.black_wins,
-                    totals.games as f64 / secs,
-                    totals.positions as f64 / secs
+                    rate,
+                    totals.positions as f64 / secs,
+                    (eta / 3600.0) as u64,
+                    ((eta % 3600.0) / 60.0) as u64
                 );
             }
         }
@@ -381,6 +426,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tt::DECISIVE_BOUND;
 
     #[test]
     fn rules_end_games() {
@@ -436,6 +482,7 @@ mod tests {
             games: 3,
             nodes: 400,
             threads: 1,
+            format: Format::Text,
             ..Config::default()
         };
         let mut out = Vec::new();
@@ -459,16 +506,47 @@ mod tests {
     }
 
     #[test]
+    fn binary_runs_keep_every_ply_and_are_deterministic() {
+        let config = Config {
+            games: 3,
+            nodes: 300,
+            threads: 1,
+            seed: 5,
+            ..Config::default()
+        };
+        let run_once = || {
+            let mut out = Vec::new();
+            let totals = run(&config, None, &mut out, &mut Vec::new(), 0).unwrap();
+            (out, totals)
+        };
+        let (a, totals) = run_once();
+        let (b, _) = run_once();
+        assert_eq!(a, b, "the same seed gives the same games");
+        let mut games = Vec::new();
+        data::for_each_game(&mut &a[..], |g| games.push(g)).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(
+            games.iter().map(|g| g.moves.len() as u64).sum::<u64>(),
+            totals.positions
+        );
+        for g in &games {
+            // Every ply is there: the last position is over by the rules or by adjudication.
+            assert_eq!(data::ply_of(&g.start), 8);
+            assert!(g.result <= 2);
+        }
+    }
+
+    #[test]
     fn a_decided_endgame_is_won_by_adjudication_or_mate() {
         // King and queen against king: the search finds the win and the game ends 1-0.
-        let mut p = Player::new(2000, 1, None).unwrap();
+        let mut p = Player::new(2000, 1, None, Evaluator::Hce).unwrap();
         let b = Board::from_fen("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", false).unwrap();
         let g = p.play(&b, 100_000).unwrap();
-        assert_eq!(g.result, 1.0);
+        assert_eq!(g.result, data::WHITE_WIN);
         // Rook against king too: the defending king must be driven to the edge (the mop-up
         // term) within the 50-move rule.
         let b = Board::from_fen("8/8/8/3k4/8/8/8/R3K3 b - - 0 1", false).unwrap();
         let g = p.play(&b, 100_000).unwrap();
-        assert_eq!(g.result, 1.0);
+        assert_eq!(g.result, data::WHITE_WIN);
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod chess;
+pub mod data;
 pub mod datagen;
 pub mod eval;
 pub mod search;

@@ -19,12 +19,17 @@ const USAGE: &str = "usage:
                                             <result>' lines (datagen, scripts/texel_data.py)
   lazuli datagen --out FILE [--games N] [--nodes N] [--threads N] [--book EPD]
                  [--random-plies N] [--seed N] [--syzygy DIRS] [--hash MIB]
-                                            self-play at fixed nodes; writes
-                                            '<FEN> | <score> | <result>' lines
+                 [--format viri|text] [--net FILE|<hce>|<embedded>]
+                                            self-play at fixed nodes, appended to FILE: every
+                                            ply in viriformat (default), or text lines
+                                            '<FEN> | <score> | <result>'
+  lazuli data stats FILE...                 games, positions, results and scores of
+                                            viriformat files
   lazuli train --out DIR FILE... [--epochs N] [--batch N] [--lr X] [--lr-end X] [--wd X]
                [--lambda L] [--threads N] [--val-frac X] [--min-ply N] [--seed N]
                [--save-every N] [--resume] [--mirror]
-                                            train the network on datagen's text files; writes
+                                            train the network on datagen's files (viriformat
+                                            or text, told apart by content); writes
                                             DIR/loss.csv, DIR/checkpoint.bin, DIR/net.nnue;
                                             --mirror adds the left-right mirror of each
                                             training position
@@ -43,6 +48,7 @@ fn main() -> ExitCode {
         Some("texel") => run_texel(&args[1..]),
         Some("datagen") => run_datagen(&args[1..]),
         Some("train") => run_train(&args[1..]),
+        Some("data") => run_data(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
         Some(other) => {
             eprintln!(
@@ -96,6 +102,30 @@ fn run_datagen(args: &[String]) -> ExitCode {
                 syzygy = Some(value.clone());
                 Ok(())
             }
+            "--format" => match value.as_str() {
+                "viri" | "viriformat" => {
+                    config.format = lazuli::datagen::Format::Viri;
+                    Ok(())
+                }
+                "text" => {
+                    config.format = lazuli::datagen::Format::Text;
+                    Ok(())
+                }
+                _ => Err("--format is viri or text".to_string()),
+            },
+            "--net" => match value.as_str() {
+                "<hce>" => {
+                    config.eval = lazuli::eval::Evaluator::Hce;
+                    Ok(())
+                }
+                "<embedded>" => {
+                    config.eval = lazuli::eval::Evaluator::Nnue(lazuli::eval::nnue::default_net());
+                    Ok(())
+                }
+                path => lazuli::eval::nnue::Network::load(std::path::Path::new(path))
+                    .map(|n| config.eval = lazuli::eval::Evaluator::Nnue(std::sync::Arc::new(n)))
+                    .map_err(|e| format!("--net {path}: {e}")),
+            },
             "--games" => number(1, u64::MAX / 2).map(|n| config.games = n),
             "--nodes" => number(1, 1 << 40).map(|n| config.nodes = n),
             "--threads" => number(1, 1024).map(|n| config.threads = n as usize),
@@ -146,6 +176,33 @@ fn run_datagen(args: &[String]) -> ExitCode {
             }
         }
     };
+    // A run stopped while writing leaves at most a partial last game; cut it off before
+    // appending, so the file stays readable.
+    if config.format == lazuli::datagen::Format::Viri
+        && let Ok(bytes) = std::fs::read(&out_path)
+    {
+        match lazuli::data::complete_prefix(&bytes) {
+            Ok(n) if n < bytes.len() => {
+                eprintln!(
+                    "lazuli datagen: {out_path} ends in a partial game; cutting {} bytes",
+                    bytes.len() - n
+                );
+                let cut = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&out_path)
+                    .and_then(|f| f.set_len(n as u64));
+                if let Err(e) = cut {
+                    eprintln!("lazuli datagen: cannot repair {out_path}: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("lazuli datagen: {out_path} is not viriformat data ({e}); not appending");
+                return ExitCode::from(1);
+            }
+        }
+    }
     let file = match std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -251,6 +308,29 @@ fn run_texel(args: &[String]) -> ExitCode {
     }
 }
 
+/// `lazuli data stats FILE...`: what viriformat files hold.
+fn run_data(args: &[String]) -> ExitCode {
+    if args.first().map(String::as_str) != Some("stats") || args.len() < 2 {
+        eprintln!("lazuli data: usage: lazuli data stats FILE...\n{USAGE}");
+        return ExitCode::from(2);
+    }
+    let mut stats = lazuli::data::Stats::default();
+    for path in &args[1..] {
+        let read = std::fs::File::open(path)
+            .map_err(lazuli::data::DataError::Io)
+            .and_then(|f| {
+                let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+                lazuli::data::for_each_game(&mut r, |g| stats.add(&g, 16))
+            });
+        if let Err(e) = read {
+            eprintln!("lazuli data: {path}: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    print!("{}", stats.report());
+    ExitCode::SUCCESS
+}
+
 /// `lazuli train ...`: trains the network (see `lazuli::train`).
 fn run_train(args: &[String]) -> ExitCode {
     use lazuli::train::{Config, Dataset, FloatNet, Trainer, run};
@@ -325,8 +405,23 @@ fn run_train(args: &[String]) -> ExitCode {
     let clock = Instant::now();
     let mut data = Dataset::default();
     for f in &files {
+        // viriformat or text, told apart by the first 32 bytes.
+        let mut head = [0u8; 32];
+        let binary = std::fs::File::open(f)
+            .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
+            .is_ok_and(|n| lazuli::data::looks_binary(&head[..n]));
         let read = std::fs::File::open(f)
-            .and_then(|file| data.read_text(std::io::BufReader::new(file), min_ply));
+            .map_err(|e| e.to_string())
+            .and_then(|file| {
+                let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+                if binary {
+                    data.read_games(&mut r, min_ply as usize)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                } else {
+                    data.read_text(r, min_ply).map_err(|e| e.to_string())
+                }
+            });
         if let Err(e) = read {
             eprintln!("lazuli train: cannot read {f}: {e}");
             return ExitCode::from(1);

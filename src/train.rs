@@ -136,6 +136,30 @@ impl Dataset {
         Ok(())
     }
 
+    /// Reads viriformat games, keeping the positions that pass the training filters
+    /// (`data::trainable`: ply `min_ply` or later, not in check, quiet move, no mate or
+    /// tablebase score).
+    pub fn read_games(
+        &mut self,
+        input: &mut dyn BufRead,
+        min_ply: usize,
+    ) -> Result<u64, crate::data::DataError> {
+        crate::data::for_each_game(input, |g| {
+            self.game_starts.push(self.samples.len());
+            let ply0 = crate::data::ply_of(&g.start);
+            let result = g.white_result();
+            for (i, (board, mv, score)) in g.positions().enumerate() {
+                if !crate::data::trainable(&board, mv, score, ply0 + i, min_ply) {
+                    self.filtered += 1;
+                    continue;
+                }
+                self.samples.push(Sample::new(&board, score as i32, result));
+                self.hce
+                    .push(crate::eval::hce::evaluate(&board).clamp(-32000, 32000) as i16);
+            }
+        })
+    }
+
     /// Splits off the last `fraction` of the games (whole games) as a validation set; the
     /// third part is the hand-written evaluation of the validation positions.
     pub fn split(mut self, fraction: f64) -> (Vec<Sample>, Vec<Sample>, Vec<i16>) {

@@ -104,6 +104,8 @@ fn datagen_output_feeds_the_tuner() {
         book.to_str().unwrap(),
         "--syzygy",
         tb.to_str().unwrap(),
+        "--format",
+        "text",
     ];
     let (code, out, err) = lazuli(&args);
     assert_eq!(code, 0, "{out}{err}");
@@ -137,5 +139,96 @@ fn datagen_output_feeds_the_tuner() {
     assert!(out.contains("error after:"), "{out}");
     assert!(out.contains("// threat by pawn"), "{out}");
     assert!(out.contains("const EG_PST"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn viriformat_datagen_stats_and_training_end_to_end() {
+    let dir = std::env::temp_dir().join(format!("lazuli-viri-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("games.viri");
+    let f = file.to_str().unwrap();
+    let gen_args = |games: &'static str| {
+        vec![
+            "datagen",
+            "--out",
+            f,
+            "--games",
+            games,
+            "--nodes",
+            "600",
+            "--threads",
+            "2",
+            "--seed",
+            "11",
+        ]
+    };
+    let (code, out, err) = lazuli(&gen_args("6"));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("6 games, "), "{out}");
+    let positions: u64 = out
+        .split_whitespace()
+        .nth(2)
+        .and_then(|n| n.parse().ok())
+        .expect("a position count");
+    let (code, stats, err) = lazuli(&["data", "stats", f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stats.starts_with(&format!("games 6  positions {positions}  ")),
+        "{stats}"
+    );
+    // A run stopped inside a game: the next run cuts the partial game off and appends.
+    let len = std::fs::metadata(&file).unwrap().len();
+    let cut = std::fs::OpenOptions::new().write(true).open(&file).unwrap();
+    cut.set_len(len - 6).unwrap();
+    drop(cut);
+    let (code, out, err) = lazuli(&gen_args("2"));
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("partial game"), "{err}");
+    let (code, stats, _) = lazuli(&["data", "stats", f]);
+    assert_eq!(code, 0);
+    assert!(stats.starts_with("games 7  "), "{stats}");
+    // Not viriformat: stats fails cleanly, datagen refuses to append to it.
+    let junk = dir.join("junk.viri");
+    std::fs::write(&junk, b"this is not a game file at all, not at all\n").unwrap();
+    let (code, _, err) = lazuli(&["data", "stats", junk.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    // The trainer reads it and writes a network the engine loads.
+    let out_dir = dir.join("run");
+    let (code, out, err) = lazuli(&[
+        "train",
+        "--out",
+        out_dir.to_str().unwrap(),
+        f,
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--threads",
+        "2",
+        "--val-frac",
+        "0.2",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("epoch   2/2"), "{err}");
+    let csv = std::fs::read_to_string(out_dir.join("loss.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    let net = out_dir.join("net.nnue");
+    let (code, out, err) = lazuli(&["bench", "4", net.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(" nodes "), "{out}");
+    // Resuming a finished run changes nothing and succeeds.
+    let (code, _, err) = lazuli(&[
+        "train",
+        "--out",
+        out_dir.to_str().unwrap(),
+        f,
+        "--epochs",
+        "2",
+        "--resume",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("resuming after epoch 2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -533,7 +533,10 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
     let mut e = Engine::start();
     e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
     let hce = eval_cp(&mut e);
-    e.send(&format!("setoption name EvalFile value {}", embedded.display()));
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        embedded.display()
+    ));
     let net = eval_cp(&mut e);
     e.send("setoption name EvalFile value <embedded>");
     assert_eq!(eval_cp(&mut e), net, "the file and the embedded copy agree");
