@@ -1,10 +1,12 @@
-//! Criterion benches of the engine parts: transposition table probe and store, evaluation,
+//! Criterion benches of the engine parts: transposition table probe and store, evaluation
+//! (hand-written, network from scratch, the network's refresh / update / output per SIMD level),
 //! and a fixed-depth search of fixed positions.
 //!
 //! `cargo bench --bench engine`
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use lazuli::chess::{Board, Move};
+use lazuli::eval::nnue;
 use lazuli::search::Worker;
 use lazuli::tt::{Bound, Table, TtData};
 use std::sync::Arc;
@@ -69,14 +71,59 @@ fn eval(c: &mut Criterion) {
         .collect();
     let mut g = c.benchmark_group("eval");
     g.throughput(Throughput::Elements(boards.len() as u64));
-    g.bench_function("bench_positions", |b| {
+    g.bench_function("hce_bench_positions", |b| {
         b.iter(|| {
             boards
                 .iter()
-                .map(|bd| lazuli::eval::evaluate(black_box(bd)))
+                .map(|bd| lazuli::eval::hce::evaluate(black_box(bd)))
                 .sum::<i32>()
         })
     });
+    let net = nnue::default_net();
+    g.bench_function("nnue_full_bench_positions", |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|bd| net.evaluate(black_box(bd)))
+                .sum::<i32>()
+        })
+    });
+    g.finish();
+}
+
+/// The network's parts, one call each: a refresh (both perspectives from scratch), an
+/// incremental update of one perspective by a quiet move (one row in, one out), the output
+/// layer; the last two for each SIMD level this CPU has.
+fn nnue_parts(c: &mut Criterion) {
+    use lazuli::eval::nnue::{HIDDEN, simd};
+    let net = nnue::default_net();
+    let board = Board::from_fen(
+        "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+        false,
+    )
+    .expect("valid FEN");
+    let acc = net.refresh(&board);
+    let row = |f: usize| -> &[i16; HIDDEN] {
+        net.ft_w[f * HIDDEN..(f + 1) * HIDDEN]
+            .try_into()
+            .expect("HIDDEN long")
+    };
+    let adds = ([row(100), row(0)], 1);
+    let subs = ([row(37), row(0)], 1);
+    let mut g = c.benchmark_group("nnue");
+    g.bench_function("refresh", |b| b.iter(|| net.refresh(black_box(&board))));
+    for level in simd::Level::available() {
+        let mut dst = [0i16; HIDDEN];
+        g.bench_function(format!("update_{}", level.name()), |b| {
+            b.iter(|| {
+                simd::update(level, &mut dst, black_box(&acc.v[0]), &adds, &subs);
+                dst[0]
+            })
+        });
+        g.bench_function(format!("forward_{}", level.name()), |b| {
+            b.iter(|| simd::forward(level, black_box(&acc.v[0]), &acc.v[1], &net.out_w))
+        });
+    }
     g.finish();
 }
 
@@ -156,6 +203,6 @@ fn tablebase(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_secs(1));
-    targets = tt, eval, search, tablebase
+    targets = tt, eval, nnue_parts, search, tablebase
 }
 criterion_main!(benches);
