@@ -136,6 +136,19 @@ fn last_info(lines: &[String]) -> &str {
         .expect("an info depth line")
 }
 
+/// Sends `command`, then `isready`: the number of `info string error` lines before `readyok`,
+/// and all the lines.
+fn error_lines(e: &mut Engine, command: &str) -> (usize, Vec<String>) {
+    e.send(command);
+    e.send("isready");
+    let lines = e.read_until(|l| l == "readyok", SECS);
+    let errors = lines
+        .iter()
+        .filter(|l| l.starts_with("info string error"))
+        .count();
+    (errors, lines)
+}
+
 #[test]
 fn handshake_lists_options() {
     let mut e = Engine::start();
@@ -448,13 +461,7 @@ fn bad_input_gets_one_error_line_and_keeps_state() {
         long.as_str(),
     ];
     for case in cases {
-        e.send(case);
-        e.send("isready");
-        let lines = e.read_until(|l| l == "readyok", SECS);
-        let errors = lines
-            .iter()
-            .filter(|l| l.starts_with("info string error"))
-            .count();
+        let (errors, lines) = error_lines(&mut e, case);
         assert_eq!(errors, 1, "{}: {lines:?}", &case[..case.len().min(60)]);
         assert_eq!(
             e.fen(),
@@ -541,16 +548,8 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
     e.send("setoption name EvalFile value <embedded>");
     assert_eq!(eval_cp(&mut e), net, "the file and the embedded copy agree");
     for bad in ["corrupt.nnue", "short.nnue", "text.nnue", "missing.nnue"] {
-        e.send(&format!(
-            "setoption name EvalFile value {}",
-            dir.join(bad).display()
-        ));
-        e.send("isready");
-        let lines = e.read_until(|l| l == "readyok", SECS);
-        let errors = lines
-            .iter()
-            .filter(|l| l.starts_with("info string error"))
-            .count();
+        let set = format!("setoption name EvalFile value {}", dir.join(bad).display());
+        let (errors, lines) = error_lines(&mut e, &set);
         assert_eq!(errors, 1, "{bad}: {lines:?}");
         assert_eq!(eval_cp(&mut e), net, "{bad} changed the evaluation");
     }
