@@ -40,7 +40,11 @@ pub const MAX_PLIES: usize = 600;
 #[derive(Clone, Debug)]
 pub struct Config {
     pub games: u64,
+    /// The hard node limit per move.
     pub nodes: u64,
+    /// A soft limit: each search stops after the iteration that passes it (`nodes` still cuts
+    /// an iteration short).
+    pub soft_nodes: Option<u64>,
     pub threads: usize,
     /// Random legal moves played after the book line.
     pub random_plies: usize,
@@ -69,6 +73,7 @@ impl Default for Config {
         Config {
             games: 100,
             nodes: 5000,
+            soft_nodes: None,
             threads: 1,
             random_plies: 8,
             book: Vec::new(),
@@ -162,6 +167,7 @@ pub struct Player {
     tt: Arc<Table>,
     tb: Option<Arc<Prober>>,
     nodes: u64,
+    soft_nodes: Option<u64>,
     eval: Evaluator,
 }
 
@@ -178,6 +184,7 @@ impl Player {
             tt: Arc::new(tt),
             tb,
             nodes,
+            soft_nodes: None,
             eval,
         })
     }
@@ -188,6 +195,7 @@ impl Player {
         self.tt.new_search();
         let limits = Limits {
             nodes: Some(self.nodes),
+            soft_nodes: self.soft_nodes,
             ..Limits::default()
         };
         let mut job = Job::silent(*board, history.to_vec(), limits, self.tt.clone(), new_game);
@@ -333,12 +341,14 @@ pub fn run(
     let threads = config.threads.max(1);
     let mut players = Vec::new();
     for _ in 0..threads {
-        players.push(Player::new(
+        let mut p = Player::new(
             config.nodes,
             config.hash_mib,
             tb.clone(),
             config.eval.clone(),
-        )?);
+        )?;
+        p.soft_nodes = config.soft_nodes;
+        players.push(p);
     }
     let clock = Instant::now();
     let mut totals = Totals::default();
@@ -534,6 +544,23 @@ mod tests {
             assert_eq!(data::ply_of(&g.start), 8);
             assert!(g.result <= 2);
         }
+    }
+
+    #[test]
+    fn a_soft_node_limit_finishes_the_iteration() {
+        let board = Board::from_fen(STARTPOS, false).unwrap();
+        let mut hard = Player::new(3000, 1, None, Evaluator::Hce).unwrap();
+        hard.search(&board, &[], true);
+        let hard_nodes = hard.worker.nodes();
+        let mut soft = Player::new(30_000, 1, None, Evaluator::Hce).unwrap();
+        soft.soft_nodes = Some(3000);
+        soft.search(&board, &[], true);
+        let soft_nodes = soft.worker.nodes();
+        // The soft search goes past 3000 to finish its iteration, but stops well before the
+        // hard limit.
+        assert!(soft_nodes > 3000, "{soft_nodes}");
+        assert!(soft_nodes < 30_000, "{soft_nodes}");
+        assert!(hard_nodes <= 3000 + 2048, "{hard_nodes}");
     }
 
     #[test]

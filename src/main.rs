@@ -19,8 +19,10 @@ const USAGE: &str = "usage:
                                             <result>' lines (datagen, scripts/texel_data.py)
   lazuli datagen --out FILE [--games N] [--nodes N] [--threads N] [--book EPD]
                  [--random-plies N] [--seed N] [--syzygy DIRS] [--hash MIB]
-                 [--format viri|text] [--net FILE|<hce>|<embedded>]
-                                            self-play at fixed nodes, appended to FILE: every
+                 [--format viri|text] [--net FILE|<hce>|<embedded>] [--soft-nodes N]
+                                            self-play at fixed nodes (--soft-nodes: stop after
+                                            the iteration past N, --nodes stays the hard
+                                            limit), appended to FILE: every
                                             ply in viriformat (default), or text lines
                                             '<FEN> | <score> | <result>'
   lazuli data stats FILE...                 games, positions, results and scores of
@@ -128,6 +130,7 @@ fn run_datagen(args: &[String]) -> ExitCode {
             },
             "--games" => number(1, u64::MAX / 2).map(|n| config.games = n),
             "--nodes" => number(1, 1 << 40).map(|n| config.nodes = n),
+            "--soft-nodes" => number(1, 1 << 36).map(|n| config.soft_nodes = Some(n)),
             "--threads" => number(1, 1024).map(|n| config.threads = n as usize),
             "--random-plies" => number(0, 100).map(|n| config.random_plies = n as usize),
             "--seed" => number(0, u64::MAX).map(|n| config.seed = n),

@@ -43,6 +43,9 @@ pub fn mate_in(ply: usize) -> i32 {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop after the first iteration that ends past this many nodes (datagen's soft limit;
+    /// `nodes` stays the hard one).
+    pub soft_nodes: Option<u64>,
     /// Stop once a mate in this many moves (or faster) is found.
     pub mate: Option<u32>,
     pub time: Option<TimeLimits>,

@@ -278,6 +278,11 @@ impl Worker {
     fn should_stop_after_iteration(&self, job: &Job, depth: i32, changes: f64) -> bool {
         let c = &job.control;
         let best = &self.root_moves[0];
+        if let Some(soft) = job.limits.soft_nodes
+            && c.total_nodes() + self.unflushed >= soft
+        {
+            return true;
+        }
         if let Some(mate) = job.limits.mate
             && best.score >= MATE_BOUND
             && (super::MATE - best.score + 1) / 2 <= mate as i32

@@ -446,6 +446,7 @@ impl Coordinator {
         let limits = Limits {
             depth: go.depth,
             nodes: go.nodes,
+            soft_nodes: None,
             mate: go.mate,
             time: allocate(&clock, self.opts.move_overhead, ply),
             infinite: go.infinite,
