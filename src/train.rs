@@ -119,8 +119,7 @@ impl Dataset {
                 self.bad_lines += 1;
                 continue;
             }
-            let ply = 2 * (board.fullmove_number() as u32).saturating_sub(1)
-                + (board.side_to_move() == Color::Black) as u32;
+            let ply = crate::data::ply_of(&board) as u32;
             if ply <= last_ply {
                 self.game_starts.push(self.samples.len());
             }

@@ -42,8 +42,3 @@ impl Evaluator {
         }
     }
 }
-
-/// The default evaluation of `board` (from scratch), in centipawns for the side to move.
-pub fn evaluate(board: &Board) -> i32 {
-    Evaluator::default().evaluate(board)
-}

@@ -413,6 +413,15 @@ impl Worker {
         }
     }
 
+    /// Records the move from `parent` to `child` (at `ply`) for the network's accumulators;
+    /// nothing when the hand-written evaluation is in use.
+    #[inline(always)]
+    fn push_nnue(&mut self, job: &Job, ply: usize, parent: &Board, child: &Board) {
+        if let Evaluator::Nnue(_) = job.eval {
+            self.nnue.push(ply, parent, child);
+        }
+    }
+
     /// The static evaluation of `board`, the node at `ply`, for its side to move.
     #[inline]
     fn static_eval(&mut self, job: &Job, board: &Board, ply: usize) -> i32 {
@@ -436,7 +445,7 @@ impl Worker {
                 ));
             }
             let child = board.make_move(mv);
-            self.nnue.push(1, &board, &child);
+            self.push_nnue(job, 1, &board, &child);
             self.moved[0] = PieceTo::of(&board, mv);
             let before = self.nodes;
             self.keys.push(root_key);
@@ -696,7 +705,7 @@ impl Worker {
                 + depth / NMP_DIVISOR.get()
                 + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX);
             let child = board.make_null();
-            self.nnue.push(ply + 1, board, &child);
+            self.push_nnue(job, ply + 1, board, &child);
             self.keys.push(key);
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
             self.null_move[ply + 1] = true;
@@ -828,7 +837,7 @@ impl Worker {
             }
             let child = board.make_move(mv);
             job.tt.prefetch(child.key());
-            self.nnue.push(ply + 1, board, &child);
+            self.push_nnue(job, ply + 1, board, &child);
             self.moved[ply] = PieceTo::of(board, mv);
             if CHECK_EXTENSION && extension == 0 && child.in_check() {
                 extension = 1;
@@ -1036,7 +1045,7 @@ impl Worker {
             }
             let child = board.make_move(mv);
             job.tt.prefetch(child.key());
-            self.nnue.push(ply + 1, board, &child);
+            self.push_nnue(job, ply + 1, board, &child);
             self.moved[ply] = PieceTo::of(board, mv);
             self.keys.push(key);
             let score = -self.qsearch(job, &child, -beta, -alpha, ply + 1);
