@@ -163,6 +163,8 @@ fn handshake_lists_options() {
         "Ponder",
         "Clear Hash",
         "UCI_Chess960",
+        "UCI_ShowWDL",
+        "EvalFile",
     ] {
         assert!(
             lines
@@ -295,6 +297,53 @@ fn multipv_reports_each_line() {
             "multipv {k}: {lines:?}"
         );
     }
+}
+
+/// The `wdl W D L` triple of an info line, if it has one.
+fn wdl_of(line: &str) -> Option<[u32; 3]> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "wdl")?;
+    let mut t = [0; 3];
+    for (k, x) in t.iter_mut().enumerate() {
+        *x = words.get(i + 1 + k)?.parse().ok()?;
+    }
+    Some(t)
+}
+
+#[test]
+fn show_wdl_adds_win_draw_loss_to_scores() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go depth 4");
+    let (_, lines) = e.bestmove(SECS);
+    assert!(lines.iter().all(|l| wdl_of(l).is_none()), "off by default");
+    e.send("setoption name UCI_ShowWDL value true");
+    // White is a queen up: almost surely won.
+    e.send("position fen 4k3/pppp4/8/8/8/8/PPPP4/3QK3 w - - 0 1");
+    e.send("go depth 6");
+    let (_, lines) = e.bestmove(SECS);
+    let last = last_info(&lines);
+    let [w, d, l] = wdl_of(last).unwrap_or_else(|| panic!("no wdl: {last}"));
+    assert_eq!(w + d + l, 1000, "{last}");
+    assert!(w > 900, "{last}");
+    // The side to move's view: the same position with black to move is lost for black.
+    e.send("position fen 4k3/pppp4/8/8/8/8/PPPP4/3QK3 b - - 0 1");
+    e.send("go depth 6");
+    let (_, lines) = e.bestmove(SECS);
+    let [w, _, l] = wdl_of(last_info(&lines)).expect("wdl");
+    assert!(l > 900 && w < 50, "{lines:?}");
+    // A mate score is certain.
+    e.send("position fen 6k1/5ppp/8/8/8/8/1r3PPP/RR4K1 w - - 0 1");
+    e.send("go depth 6");
+    let (_, lines) = e.bestmove(SECS);
+    assert_eq!(wdl_of(last_info(&lines)), Some([1000, 0, 0]), "{lines:?}");
+    // A bad value is refused and the option stays on.
+    let (errors, _) = error_lines(&mut e, "setoption name UCI_ShowWDL value maybe");
+    assert_eq!(errors, 1);
+    e.send("position startpos");
+    e.send("go depth 3");
+    let (_, lines) = e.bestmove(SECS);
+    assert!(wdl_of(last_info(&lines)).is_some(), "{lines:?}");
 }
 
 #[test]

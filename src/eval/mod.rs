@@ -6,6 +6,7 @@
 pub mod hce;
 pub mod nnue;
 pub mod texel;
+pub mod wdl;
 
 use crate::chess::Board;
 use std::sync::Arc;

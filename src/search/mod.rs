@@ -140,6 +140,8 @@ pub struct Job {
     /// Restrict the root to these moves (empty = all).
     pub searchmoves: Vec<Move>,
     pub chess960: bool,
+    /// Add `wdl W D L` (the model of `eval::wdl`) to the scores of `info` lines.
+    pub show_wdl: bool,
     pub tt: Arc<Table>,
     pub control: Arc<Control>,
     pub output: Output,
@@ -173,6 +175,7 @@ impl Job {
             multipv: 1,
             searchmoves: Vec::new(),
             chess960: false,
+            show_wdl: false,
             tt,
             control: Arc::new(Control::new(1, false)),
             output: Arc::new(|_: &str| {}),

@@ -352,8 +352,14 @@ impl Worker {
         } else {
             String::new()
         };
+        let wdl = if job.show_wdl {
+            let (w, d, l) = crate::eval::wdl::wdl(score, crate::eval::wdl::material(&job.board));
+            format!(" wdl {w} {d} {l}")
+        } else {
+            String::new()
+        };
         format!(
-            "info depth {d} seldepth {}{mp} score {}{bound} nodes {nodes} nps {nps} hashfull {} tbhits {} time {ms} pv {}",
+            "info depth {d} seldepth {}{mp} score {}{wdl}{bound} nodes {nodes} nps {nps} hashfull {} tbhits {} time {ms} pv {}",
             self.seldepth.max(d as usize),
             format_score(score),
             job.tt.hashfull(),

@@ -10,6 +10,8 @@ pub struct Options {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
+    /// `UCI_ShowWDL`: add `wdl W D L` to scores.
+    pub show_wdl: bool,
     pub tb: TbConfig,
 }
 
@@ -21,6 +23,7 @@ impl Default for Options {
             move_overhead: 10,
             ponder: false,
             chess960: false,
+            show_wdl: false,
             tb: TbConfig::default(),
         }
     }
@@ -57,6 +60,7 @@ pub fn describe() -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         "option name Clear Hash type button".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
         "option name SyzygyPath type string default <empty>".to_string(),
         format!("option name EvalFile type string default {EVAL_DEFAULT}"),
         format!(
@@ -105,6 +109,7 @@ pub enum Change {
     MoveOverhead(u64),
     Ponder(bool),
     Chess960(bool),
+    ShowWdl(bool),
     ClearHash,
     SyzygyPath(String),
     SyzygyProbeDepth(i32),
@@ -186,6 +191,7 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         "move overhead" => spin("Move Overhead", value, 0, 5000).map(Change::MoveOverhead),
         "ponder" => check("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(Change::Chess960),
+        "uci_showwdl" => check("UCI_ShowWDL", value).map(Change::ShowWdl),
         "clear hash" => Ok(Change::ClearHash),
         "syzygypath" => {
             let v = value.ok_or(OptionError::MissingValue("SyzygyPath"))?.trim();

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Fit the win/draw/loss model behind `UCI_ShowWDL` to Lazuli's own self-play games.
+
+The model is the one Stockfish fits to its games (an idea, not its numbers): with material
+m = P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78, and x = m / 58,
+
+    win  = 1 / (1 + exp((a(x) - v) / b(x)))
+    loss = 1 / (1 + exp((a(x) + v) / b(x)))
+    draw = 1 - win - loss
+
+where v is the engine's score in centipawns and a, b are cubic polynomials in x. The eight
+coefficients are fitted by maximum likelihood of the games' results.
+
+Input: datagen text lines `<FEN> | <score> | <result>` (white's point of view), the layout of
+`lazuli datagen --format text` and of ../shared/data. Output: the Rust constants for
+`src/eval/wdl.rs`, and a table of predicted against observed results per score bucket.
+
+    pip install numpy scipy
+    python3 scripts/fit_wdl.py ~/lazuli-data/gen0-shared.txt ~/lazuli-data/gen0-hce-s2.txt
+"""
+
+import sys
+
+import numpy as np
+from scipy.optimize import minimize
+
+VALUES = {"p": 1, "n": 3, "b": 3, "r": 5, "q": 9}
+
+
+def read(paths, max_abs=2000):
+    scores, mats, results = [], [], []
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                parts = line.split("|")
+                if len(parts) != 3:
+                    continue
+                try:
+                    v = int(parts[1])
+                    r = float(parts[2])
+                except ValueError:
+                    continue
+                if abs(v) > max_abs or r not in (0.0, 0.5, 1.0):
+                    continue
+                board = parts[0].split()[0] if parts[0].split() else ""
+                m = sum(VALUES.get(c.lower(), 0) for c in board)
+                scores.append(v)
+                mats.append(min(max(m, 17), 78))
+                results.append(r)
+    return np.array(scores, float), np.array(mats, float), np.array(results, float)
+
+
+def model(params, v, x):
+    pa, pb = params[:4], params[4:]
+    a = ((pa[0] * x + pa[1]) * x + pa[2]) * x + pa[3]
+    b = ((pb[0] * x + pb[1]) * x + pb[2]) * x + pb[3]
+    b = np.maximum(b, 1.0)
+    win = 1.0 / (1.0 + np.exp((a - v) / b))
+    loss = 1.0 / (1.0 + np.exp((a + v) / b))
+    return win, loss
+
+
+def neg_log_likelihood(params, v, x, r):
+    win, loss = model(params, v, x)
+    draw = np.clip(1.0 - win - loss, 1e-9, 1.0)
+    p = np.where(r == 1.0, win, np.where(r == 0.0, loss, draw))
+    return -np.mean(np.log(np.clip(p, 1e-9, 1.0)))
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        sys.exit(2)
+    v, m, r = read(sys.argv[1:])
+    if len(v) < 1000:
+        sys.exit(f"only {len(v)} usable positions; need at least 1000")
+    x = m / 58.0
+    start = np.array([0.0, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 80.0])
+    fit = minimize(neg_log_likelihood, start, args=(v, x, r), method="Nelder-Mead",
+                   options={"maxiter": 20000, "maxfev": 20000, "xatol": 1e-3, "fatol": 1e-9})
+    fit = minimize(neg_log_likelihood, fit.x, args=(v, x, r), method="BFGS")
+    p = fit.x
+    print(f"positions {len(v)}  mean log-loss {fit.fun:.5f}")
+    print(f"const AS: [f64; 4] = [{p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}, {p[3]:.3f}];")
+    print(f"const BS: [f64; 4] = [{p[4]:.3f}, {p[5]:.3f}, {p[6]:.3f}, {p[7]:.3f}];")
+    win, loss = model(p, v, x)
+    print("score bucket   positions   observed W/D/L per mille   predicted W/D/L")
+    for lo in range(-600, 600, 100):
+        sel = (v >= lo) & (v < lo + 100)
+        n = int(sel.sum())
+        if n == 0:
+            continue
+        ow = 1000 * np.mean(r[sel] == 1.0)
+        ol = 1000 * np.mean(r[sel] == 0.0)
+        pw = 1000 * np.mean(win[sel])
+        pl = 1000 * np.mean(loss[sel])
+        print(f"{lo:5}..{lo + 99:5}  {n:9}   {ow:4.0f} {1000 - ow - ol:4.0f} {ol:4.0f}"
+              f"                {pw:4.0f} {1000 - pw - pl:4.0f} {pl:4.0f}")
+
+
+if __name__ == "__main__":
+    main()
