@@ -67,10 +67,15 @@ pub struct Control {
 
 impl Control {
     pub fn new(threads: usize, pondering: bool) -> Control {
+        Control::started_at(threads, pondering, Instant::now())
+    }
+
+    /// A search whose clock started at `epoch` (when the `go` line was read), not now.
+    pub fn started_at(threads: usize, pondering: bool, epoch: Instant) -> Control {
         Control {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
-            epoch: Instant::now(),
+            epoch,
             clock_start_us: AtomicU64::new(0),
             nodes: (0..threads.max(1))
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
@@ -86,10 +91,11 @@ impl Control {
         self.stop.load(Relaxed)
     }
 
-    /// `ponderhit`: the clock starts now and the search becomes a normal timed one.
-    pub fn ponderhit(&self) {
-        self.clock_start_us
-            .store(self.epoch.elapsed().as_micros() as u64, Relaxed);
+    /// `ponderhit` read at `at`: the clock starts then and the search becomes a normal timed
+    /// one.
+    pub fn ponderhit_at(&self, at: Instant) {
+        let since = at.saturating_duration_since(self.epoch).as_micros() as u64;
+        self.clock_start_us.store(since, Relaxed);
         self.pondering.store(false, Relaxed);
     }
 

@@ -4,7 +4,7 @@
 //! owns its [`Worker`] (allocated on its own thread). For a search, every worker runs iterative
 //! deepening on the same root and shares the transposition table. Worker 0 is the main
 //! searcher: it keeps time and prints `info`; when it is done it stops the helpers, waits for
-//! them, and hands the voted result to the `on_done` callback.
+//! them (at most `HELPER_WAIT`), and hands the voted result to the `on_done` callback.
 
 use crate::search::{Job, ThreadResult, Worker, select};
 use crate::tt::Table;
@@ -12,6 +12,10 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long the main searcher waits for the helpers' results once it has decided to stop.
+const HELPER_WAIT: Duration = Duration::from_millis(2);
 
 /// Called once per search with the chosen result (`None` when there was no legal move).
 pub type OnDone = Box<dyn FnOnce(Option<ThreadResult>) + Send>;
@@ -26,14 +30,26 @@ pub struct PoolJob {
 
 enum Msg {
     Search(Arc<PoolJob>),
-    /// Zero part `index` of `parts` of the table, then acknowledge.
-    ClearTable {
+    /// Acknowledge: every message before this one (a search) is finished.
+    Sync(Sender<()>),
+    /// Work on part `index` of `parts` of the table, then acknowledge.
+    Table {
         tt: Arc<Table>,
+        work: TableWork,
         index: usize,
         parts: usize,
         done: Sender<()>,
     },
     Quit,
+}
+
+/// What to do with a part of the table.
+#[derive(Clone, Copy)]
+enum TableWork {
+    /// Zero it at memory speed: only when every worker is idle.
+    Clear,
+    /// Touch its pages (a fresh table: already zero).
+    Prefault,
 }
 
 pub struct Pool {
@@ -63,15 +79,39 @@ impl Pool {
         self.senders.len()
     }
 
-    /// Zeroes the table in parallel on the pool's own threads (each touches its share of the
-    /// pages first) and returns when all are done. Only between searches.
+    /// Zeroes the table in parallel on the pool's own threads and returns when all are done.
+    /// Only between searches: it first waits until every worker has finished its last search
+    /// (a helper may still be stopping, see `HELPER_WAIT`), so nothing reads or writes the
+    /// table while it is cleared at memory speed.
     pub fn clear_table(&self, tt: &Arc<Table>) {
+        let (done, acks) = unbounded();
+        let synced = self
+            .senders
+            .iter()
+            .filter(|tx| tx.send(Msg::Sync(done.clone())).is_ok())
+            .count();
+        for _ in 0..synced {
+            let _ = acks.recv();
+        }
+        // A worker that cannot be reached has died (its thread is gone), so it cannot touch
+        // the table either; its part is cleared here.
+        self.on_table(tt, TableWork::Clear);
+    }
+
+    /// Faults in the pages of a new (zeroed) table in parallel, each worker the part it will
+    /// mostly use first, so that the search does not pay for it.
+    pub fn prefault_table(&self, tt: &Arc<Table>) {
+        self.on_table(tt, TableWork::Prefault);
+    }
+
+    fn on_table(&self, tt: &Arc<Table>, work: TableWork) {
         let (done, acks) = unbounded();
         let parts = self.senders.len();
         let mut sent = 0;
         for (index, tx) in self.senders.iter().enumerate() {
-            let msg = Msg::ClearTable {
+            let msg = Msg::Table {
                 tt: tt.clone(),
+                work,
                 index,
                 parts,
                 done: done.clone(),
@@ -79,7 +119,7 @@ impl Pool {
             if tx.send(msg).is_ok() {
                 sent += 1;
             } else {
-                tt.clear_part(index, parts);
+                table_work(tt, work, index, parts);
             }
         }
         for _ in 0..sent {
@@ -121,13 +161,18 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
     while let Ok(msg) = rx.recv() {
         let pj = match msg {
             Msg::Search(pj) => pj,
-            Msg::ClearTable {
+            Msg::Sync(done) => {
+                let _ = done.send(());
+                continue;
+            }
+            Msg::Table {
                 tt,
+                work,
                 index,
                 parts,
                 done,
             } => {
-                tt.clear_part(index, parts);
+                table_work(&tt, work, index, parts);
                 let _ = done.send(());
                 continue;
             }
@@ -141,9 +186,14 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
             pj.active.fetch_sub(1, Ordering::AcqRel);
             continue;
         }
-        // Main worker: stop the helpers and wait for their results.
+        // Main worker: stop the helpers and wait for their results, but not for long. A
+        // helper sees `stop` within 64 nodes of running, so on an idle machine all are in at
+        // once; on a loaded one a helper may wait a scheduler time slice or more before it runs
+        // again, while the clock runs. A result not in after `HELPER_WAIT` is left out of the
+        // vote (the helper stops when it next runs, then takes its next message in order).
         pj.job.control.stop.store(true, Ordering::Relaxed);
-        while pj.active.load(Ordering::Acquire) > 1 {
+        let waiting = Instant::now();
+        while pj.active.load(Ordering::Acquire) > 1 && waiting.elapsed() < HELPER_WAIT {
             std::thread::yield_now();
         }
         let chosen = pj.results.lock().ok().and_then(|r| {
@@ -155,5 +205,15 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
         if let Some(done) = done {
             done(chosen);
         }
+    }
+}
+
+fn table_work(tt: &Table, work: TableWork, index: usize, parts: usize) {
+    match work {
+        // SAFETY: `Clear` is sent only by `Pool::clear_table`, after every worker answered a
+        // `Sync` (so each has finished its searches, and no search starts until the coordinator,
+        // which is waiting here, starts one); only the parts of this clear touch the table.
+        TableWork::Clear => unsafe { tt.clear_part_exclusive(index, parts) },
+        TableWork::Prefault => tt.prefault_part(index, parts),
     }
 }

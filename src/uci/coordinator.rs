@@ -18,12 +18,17 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 use std::sync::Arc;
+use std::time::Instant;
 
 pub enum Event {
-    Line(String),
+    /// A line of input and the moment it was read: a `go`'s clock starts then, however long
+    /// the line waits for the coordinator (on a loaded machine, a thread hand-off can wait a
+    /// scheduler time slice).
+    Line(String, Instant),
     TooLong(usize),
     Eof,
-    Done(Option<ThreadResult>),
+    /// The search is over; its main thread has already printed `bestmove`.
+    Done,
     PerftDone,
 }
 
@@ -37,7 +42,7 @@ pub struct Coordinator {
     pool: Pool,
     /// The running search (or perft), if any.
     searching: Option<Arc<Control>>,
-    queued: VecDeque<String>,
+    queued: VecDeque<(String, Instant)>,
     new_game: bool,
     debug: bool,
     tb: Option<Arc<Prober>>,
@@ -83,7 +88,7 @@ fn reader_loop(input: impl Read, tx: Sender<Event>) {
                 Event::TooLong(total)
             } else {
                 let text = String::from_utf8_lossy(&line);
-                Event::Line(text.trim_end_matches('\r').to_string())
+                Event::Line(text.trim_end_matches('\r').to_string(), Instant::now())
             };
             if tx.send(ev).is_err() {
                 return;
@@ -122,7 +127,7 @@ impl Coordinator {
         let tt =
             Arc::new(Table::new(opts.hash_mib).map_err(|e| std::io::Error::other(e.to_string()))?);
         let pool = Pool::new(options::DEFAULT_THREADS)?;
-        pool.clear_table(&tt);
+        pool.prefault_table(&tt);
         Ok(Coordinator {
             out,
             board: Board::startpos(),
@@ -148,13 +153,13 @@ impl Coordinator {
     fn main_loop(&mut self) {
         while let Ok(ev) = self.rx.recv() {
             let go_on = match ev {
-                Event::Line(l) => self.on_line(&l),
+                Event::Line(l, at) => self.on_line(&l, at),
                 Event::TooLong(n) => {
                     self.error(parse::ParseError::TooLong(n));
                     true
                 }
-                Event::Done(r) => {
-                    self.finish(r);
+                Event::Done => {
+                    self.searching = None;
                     self.drain_queue()
                 }
                 Event::PerftDone => {
@@ -173,10 +178,10 @@ impl Coordinator {
     /// Applies queued commands until one of them starts a search again.
     fn drain_queue(&mut self) -> bool {
         while self.searching.is_none() {
-            let Some(l) = self.queued.pop_front() else {
+            let Some((l, at)) = self.queued.pop_front() else {
                 break;
             };
-            if !self.apply(&l) {
+            if !self.apply(&l, at) {
                 return false;
             }
         }
@@ -184,20 +189,20 @@ impl Coordinator {
     }
 
     /// Returns false on `quit`.
-    fn on_line(&mut self, line: &str) -> bool {
+    fn on_line(&mut self, line: &str, at: Instant) -> bool {
         let Some(control) = self.searching.clone() else {
-            return self.apply(line);
+            return self.apply(line, at);
         };
         match parse::parse(line) {
             Ok(Some(Command::Stop)) => control
                 .stop
                 .store(true, std::sync::atomic::Ordering::Relaxed),
-            Ok(Some(Command::PonderHit)) => control.ponderhit(),
+            Ok(Some(Command::PonderHit)) => control.ponderhit_at(at),
             Ok(Some(Command::IsReady)) => self.out.line("readyok"),
             Ok(Some(Command::Quit)) => return false,
             Ok(None) => {}
             Err(e) => self.error(e),
-            Ok(Some(_)) => self.queued.push_back(line.to_string()),
+            Ok(Some(_)) => self.queued.push_back((line.to_string(), at)),
         }
         true
     }
@@ -208,38 +213,15 @@ impl Coordinator {
             c.stop.store(true, std::sync::atomic::Ordering::Relaxed);
             while let Ok(ev) = self.rx.recv() {
                 match ev {
-                    Event::Done(r) => {
-                        self.print_bestmove(r);
-                        break;
-                    }
-                    Event::PerftDone => break,
+                    Event::Done | Event::PerftDone => break,
                     _ => {}
                 }
             }
         }
     }
 
-    fn finish(&mut self, r: Option<ThreadResult>) {
-        self.searching = None;
-        self.print_bestmove(r);
-    }
-
-    fn print_bestmove(&self, r: Option<ThreadResult>) {
-        let c960 = self.opts.chess960;
-        match r {
-            Some(r) if r.best != Move::NONE => {
-                let mut s = format!("bestmove {}", r.best.to_uci(c960));
-                if r.ponder != Move::NONE {
-                    s.push_str(&format!(" ponder {}", r.ponder.to_uci(c960)));
-                }
-                self.out.line(&s);
-            }
-            _ => self.out.line("bestmove 0000"),
-        }
-    }
-
-    /// Executes one command while idle. Returns false on `quit`.
-    fn apply(&mut self, line: &str) -> bool {
+    /// Executes one command while idle (`at`: when it was read). Returns false on `quit`.
+    fn apply(&mut self, line: &str, at: Instant) -> bool {
         let cmd = match parse::parse(line) {
             Ok(Some(c)) => c,
             Ok(None) => return true,
@@ -266,7 +248,7 @@ impl Coordinator {
                 self.new_game = true;
             }
             Command::Position { position, moves } => self.set_position(&position, &moves),
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => self.go(go, at),
             Command::Stop | Command::PonderHit => {}
             Command::Quit => return false,
             Command::Bench { depth } => {
@@ -313,9 +295,10 @@ impl Coordinator {
             Change::Hash(mib) => match Table::new(mib) {
                 Ok(t) => {
                     // The old table is kept until the new one exists, so a failure leaves the
-                    // engine as it was. Clearing touches the new pages in parallel.
+                    // engine as it was. The new table is zero already: the workers only fault
+                    // its pages in, in parallel.
                     self.tt = Arc::new(t);
-                    self.pool.clear_table(&self.tt);
+                    self.pool.prefault_table(&self.tt);
                     self.opts.hash_mib = mib;
                 }
                 Err(e) => self.error(e),
@@ -425,7 +408,8 @@ impl Coordinator {
         self.history = history;
     }
 
-    fn go(&mut self, go: Go) {
+    /// Starts a search; its clock runs from `at`, the moment the `go` line was read.
+    fn go(&mut self, go: Go, at: Instant) {
         if let Some(depth) = go.perft {
             return self.go_perft(depth);
         }
@@ -473,7 +457,7 @@ impl Coordinator {
                 root_tb = Some(r);
             }
         }
-        let control = Arc::new(Control::new(self.pool.threads(), go.ponder));
+        let control = Arc::new(Control::started_at(self.pool.threads(), go.ponder, at));
         self.tt.new_search();
         let out = self.out.clone();
         let job = Job {
@@ -495,11 +479,18 @@ impl Coordinator {
             eval: self.eval.clone(),
         };
         let tx = self.tx.clone();
+        let out = self.out.clone();
+        let c960 = self.opts.chess960;
         self.searching = Some(control);
+        // The main searcher prints `bestmove` itself, the moment it has decided: no hand-off
+        // to another thread on the way out. Only then does the coordinator hear of it, so a
+        // command that the GUI sends after reading `bestmove` can only arrive while the
+        // coordinator still counts the search as running: it is queued and applied in order.
         self.pool.start(
             job,
             Box::new(move |r| {
-                let _ = tx.send(Event::Done(r));
+                out.line(&bestmove_line(r.as_ref(), c960));
+                let _ = tx.send(Event::Done);
             }),
         );
     }
@@ -538,5 +529,19 @@ impl Coordinator {
             self.searching = None;
             self.error("cannot start the perft thread");
         }
+    }
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove 0000` when there is no legal move.
+pub fn bestmove_line(r: Option<&ThreadResult>, chess960: bool) -> String {
+    match r {
+        Some(r) if r.best != Move::NONE => {
+            let mut s = format!("bestmove {}", r.best.to_uci(chess960));
+            if r.ponder != Move::NONE {
+                s.push_str(&format!(" ponder {}", r.ponder.to_uci(chess960)));
+            }
+            s
+        }
+        _ => "bestmove 0000".to_string(),
     }
 }

@@ -4,10 +4,13 @@
 //! write torn between two threads leaves a pair whose XOR is not the key, so it reads as a miss.
 //! Four entries make a 64-byte bucket (one cache line); the bucket is chosen by a multiply-high
 //! of the key. Replacement prefers the same key, then the shallowest and oldest entry, using a
-//! generation counter bumped at each search.
+//! generation counter bumped at each search. The memory is one 2 MiB-aligned block with
+//! transparent huge pages asked for ([`memory`]).
+
+pub mod memory;
 
 use crate::chess::Move;
-use std::alloc::{Layout, alloc_zeroed};
+use memory::{Block, PAGE};
 use std::fmt;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
@@ -119,44 +122,46 @@ pub fn physical_memory_mib() -> Option<u64> {
     Some(kib / 1024)
 }
 
+/// The number of 64-byte buckets in a table of `mib` MiB (at least one), or `None` where it
+/// does not fit the address space. Exact up to the largest `Hash` (1 TiB: 2^34 buckets).
+pub fn bucket_count(mib: u64) -> Option<usize> {
+    let bytes = mib.checked_mul(1 << 20)?;
+    usize::try_from(bytes / 64).ok().map(|c| c.max(1))
+}
+
+/// The bucket of `key` among `len`: the high half of `key * len`, which spreads keys evenly
+/// over any `len` (no power of two needed) and is below `len` for every key.
+#[inline(always)]
+pub fn bucket_index(key: u64, len: usize) -> usize {
+    ((key as u128 * len as u128) >> 64) as usize
+}
+
 pub struct Table {
-    buckets: Box<[Bucket]>,
+    memory: Block,
+    /// Number of buckets in `memory`.
+    len: usize,
     generation: AtomicU8,
     mib: u64,
 }
 
 impl Table {
-    /// A table of `mib` MiB (at least one bucket). Refuses sizes above the physical memory, and
-    /// reports a failed allocation instead of aborting.
+    /// A table of `mib` MiB (at least one bucket), zeroed. Refuses sizes above the physical
+    /// memory, and reports a failed allocation instead of aborting. The pages are not touched
+    /// yet: [`Table::prefault_part`] does that, on the threads that will use them.
     pub fn new(mib: u64) -> Result<Table, TtError> {
         if let Some(physical_mib) = physical_memory_mib()
             && mib > physical_mib
         {
             return Err(TtError::TooLarge { mib, physical_mib });
         }
-        let bytes = mib
-            .checked_mul(1 << 20)
+        let len = bucket_count(mib).ok_or(TtError::AllocationFailed { mib })?;
+        let bytes = len
+            .checked_mul(std::mem::size_of::<Bucket>())
             .ok_or(TtError::AllocationFailed { mib })?;
-        let count = usize::try_from(bytes / 64)
-            .map_err(|_| TtError::AllocationFailed { mib })?
-            .max(1);
-        let layout =
-            Layout::array::<Bucket>(count).map_err(|_| TtError::AllocationFailed { mib })?;
-        // SAFETY: `layout` has a non-zero size (count >= 1). The memory comes zeroed, and an
-        // all-zero `Bucket` is valid (it is only atomics, and zero is `AtomicU64::new(0)`), so
-        // the slice of `count` buckets is initialised; `Box::from_raw` takes ownership with the
-        // same layout the global allocator used. Zeroed allocation is used because it is lazy
-        // (the OS maps zero pages on first touch) and fallible (null on failure), which
-        // `vec![...]` is not; the pages are then touched in parallel by `clear`.
-        let buckets = unsafe {
-            let ptr = alloc_zeroed(layout) as *mut Bucket;
-            if ptr.is_null() {
-                return Err(TtError::AllocationFailed { mib });
-            }
-            Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count))
-        };
+        let memory = Block::zeroed(bytes).ok_or(TtError::AllocationFailed { mib })?;
         Ok(Table {
-            buckets,
+            memory,
+            len,
             generation: AtomicU8::new(0),
             mib,
         })
@@ -164,6 +169,58 @@ impl Table {
 
     pub fn size_mib(&self) -> u64 {
         self.mib
+    }
+
+    /// Whether the kernel agreed to back the table with transparent huge pages.
+    pub fn huge_pages_advised(&self) -> bool {
+        self.memory.huge_pages_advised()
+    }
+
+    #[inline(always)]
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: `memory` holds `len * 64` bytes, 2 MiB-aligned (so aligned for `Bucket`),
+        // zeroed when made and only ever written as atomics or zeroed again; an all-zero
+        // `Bucket` is a valid value (atomics at 0). The slice lives as long as `&self`, and
+        // the block is freed only when the table is dropped.
+        unsafe { std::slice::from_raw_parts(self.memory.as_ptr() as *const Bucket, self.len) }
+    }
+
+    /// The buckets of part `i` of `parts` equal parts.
+    fn part(&self, i: usize, parts: usize) -> std::ops::Range<usize> {
+        let chunk = self.len.div_ceil(parts.max(1));
+        let start = (i * chunk).min(self.len);
+        start..(start + chunk).min(self.len)
+    }
+
+    /// Touches every page of part `i` of `parts`, so that the OS maps them now (and, on a
+    /// NUMA machine, on the node of the thread that calls this) rather than during a search.
+    /// Meant for a fresh table: each touch writes a zero data word, which in a used table
+    /// would empty one entry per page (it reads as a miss). A write, because a read of an
+    /// untouched page maps the shared zero page and allocates nothing (and an atomic add of
+    /// zero is compiled into a read).
+    pub fn prefault_part(&self, i: usize, parts: usize) {
+        let per_page = PAGE / std::mem::size_of::<Bucket>();
+        for b in self.buckets()[self.part(i, parts)].iter().step_by(per_page) {
+            b.entries[0].data.store(0, Relaxed);
+        }
+    }
+
+    /// Zeroes part `i` of `parts` at memory speed (`memset`), where
+    /// [`Table::clear_part`] stores one atomic word at a time (three times slower).
+    ///
+    /// # Safety
+    /// No other thread may read or write this part of the table during the call: the caller
+    /// must know that every searcher is idle (other parts may be cleared at the same time).
+    pub unsafe fn clear_part_exclusive(&self, i: usize, parts: usize) {
+        let range = self.part(i, parts);
+        let start = self.buckets()[range.start..].as_ptr() as *mut Bucket;
+        // SAFETY: `start .. start + range.len()` lies inside the table's block; the caller
+        // guarantees that nothing else accesses these buckets now, so the plain writes race
+        // with nothing; all-zero bytes are a valid `Bucket`.
+        unsafe { std::ptr::write_bytes(start, 0, range.len()) };
+        if i == 0 {
+            self.generation.store(0, Relaxed);
+        }
     }
 
     /// Zeroes every entry, splitting the table over `threads` scoped threads (the engine
@@ -181,11 +238,7 @@ impl Table {
     /// Zeroes part `i` of `parts` equal parts of the table (each searcher clears its own part,
     /// so the pages are first touched by the threads that will use them).
     pub fn clear_part(&self, i: usize, parts: usize) {
-        let parts = parts.max(1);
-        let chunk = self.buckets.len().div_ceil(parts);
-        let start = (i * chunk).min(self.buckets.len());
-        let end = (start + chunk).min(self.buckets.len());
-        for b in &self.buckets[start..end] {
+        for b in &self.buckets()[self.part(i, parts)] {
             for e in &b.entries {
                 e.key_xor_data.store(0, Relaxed);
                 e.data.store(0, Relaxed);
@@ -206,8 +259,7 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, key: u64) -> &Bucket {
-        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[i]
+        &self.buckets()[bucket_index(key, self.len)]
     }
 
     /// Asks the CPU to start loading the bucket of `key`, so that a probe a little later finds
@@ -280,9 +332,9 @@ impl Table {
     /// Per mille of a sample of entries that hold data from the current search.
     pub fn hashfull(&self) -> u32 {
         let generation = self.generation.load(Relaxed) & 31;
-        let sample = self.buckets.len().min(250);
+        let sample = self.len.min(250);
         let mut used = 0;
-        for b in &self.buckets[..sample] {
+        for b in &self.buckets()[..sample] {
             for e in &b.entries {
                 let (d, g) = unpack(e.data.load(Relaxed));
                 if d.bound != Bound::None && g == generation {
@@ -411,6 +463,50 @@ mod tests {
         t.clear(3);
         assert_eq!(t.hashfull(), 0);
         assert_eq!(t.probe(0x9E37_79B9_7F4A_7C15), None);
+    }
+
+    #[test]
+    fn size_and_index_arithmetic_holds_up_to_one_tebibyte() {
+        assert_eq!(bucket_count(1), Some(16_384));
+        assert_eq!(bucket_count(16), Some(16 * 16_384));
+        let tib = crate::uci::options::MAX_HASH_MIB;
+        assert_eq!(tib, 1 << 20);
+        assert_eq!(bucket_count(tib), Some(1 << 34));
+        assert_eq!(bucket_count(u64::MAX), None);
+        for len in [1usize, 3, 16_384, 1 << 34, (1 << 34) - 1] {
+            for key in [0, 1, 0x9E37_79B9_7F4A_7C15, u64::MAX / 2, u64::MAX] {
+                assert!(bucket_index(key, len) < len, "{key:x} {len}");
+            }
+            // The whole key range maps onto the whole table: the largest key to the last bucket.
+            assert_eq!(bucket_index(u64::MAX, len), len - 1);
+        }
+        // Keys spread evenly: the top bits pick the bucket.
+        assert_eq!(bucket_index(1 << 63, 1 << 34), 1 << 33);
+        assert_eq!(memory::reserved_size((1usize << 34) * 64), Some(1 << 40));
+    }
+
+    #[test]
+    fn prefault_and_exclusive_clear_leave_a_working_table() {
+        let mut t = Table::new(3).unwrap();
+        for p in 0..4 {
+            t.prefault_part(p, 4);
+        }
+        assert_eq!(t.hashfull(), 0);
+        let keys: Vec<u64> = (1..5000u64)
+            .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .collect();
+        for &k in &keys {
+            t.store(k, data(3, 1, Bound::Exact));
+        }
+        assert!(keys.iter().filter(|&&k| t.probe(k).is_some()).count() > 4000);
+        let t = &mut t;
+        for p in 0..3 {
+            // SAFETY (test): `t` is borrowed mutably here, so no other thread can touch it.
+            unsafe { t.clear_part_exclusive(p, 3) };
+        }
+        assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+        t.store(keys[0], data(3, 1, Bound::Exact));
+        assert!(t.probe(keys[0]).is_some());
     }
 
     #[test]
