@@ -39,7 +39,18 @@ pub fn allocate(clock: &Clock, overhead: u64, ply: u32) -> Option<TimeLimits> {
         // Sudden death: assume a game of about 60 moves, never fewer than 20 still to play.
         None => (60u64.saturating_sub(ply as u64 / 2)).max(20),
     };
-    let base = left / moves_left + inc * 3 / 4;
+    // The increment is spent (three quarters of it) only while the clock holds more than ten
+    // increments, and not at all below five: otherwise the clock settles where a move costs
+    // the increment, a few ms above zero, and one scheduler delay on a loaded machine loses
+    // on time. With this the clock settles between five and ten increments (at 1+0.01 near
+    // 70 ms rather than 25), which costs nothing once there: a move still gets about the
+    // increment.
+    let inc_share = if inc == 0 {
+        0
+    } else {
+        (left.saturating_sub(5 * inc) * 3 / 4).min(inc * 5 * 3 / 4) / 5
+    };
+    let base = left / moves_left + inc_share;
     // Whatever happens, leave most of the clock for the rest of the game.
     let max_share = if moves_left == 1 {
         left * 8 / 10
@@ -130,6 +141,30 @@ mod tests {
         assert!(l.soft <= 500 && l.hard <= 500, "{l:?}");
         let l = allocate(&clock(10_000, 1000, None), 10, 40).unwrap();
         assert!(l.soft >= 750, "{l:?}");
+    }
+
+    /// Plays `moves` moves on `clock`, each using `k` times the soft limit (at most the hard
+    /// one) plus `lag` ms the engine does not see; returns the least time left.
+    fn simulate(time: u64, inc: u64, k: f64, lag: u64, moves: u32) -> i64 {
+        let mut t = time as i64;
+        let mut least = t;
+        for ply in 0..moves {
+            let l = allocate(&clock(t.max(0) as u64, inc, None), 10, ply * 2).unwrap();
+            let used = ((l.soft as f64 * k) as u64).min(l.hard) + lag;
+            t = t - used as i64 + inc as i64;
+            least = least.min(t);
+        }
+        least
+    }
+
+    #[test]
+    fn with_an_increment_the_clock_settles_well_above_zero() {
+        for (time, inc) in [(1000, 10), (2000, 20), (8000, 80), (10_000, 100), (60_000, 600)] {
+            for k in [1.0, 1.3, 2.0] {
+                let least = simulate(time, inc, k, 3, 200);
+                assert!(least >= 5 * inc as i64, "{time}+{inc} x{k}: {least}");
+            }
+        }
     }
 
     #[test]
