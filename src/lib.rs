@@ -11,6 +11,7 @@ pub mod search;
 pub mod tb;
 pub mod threads;
 pub mod time;
+pub mod tools;
 pub mod train;
 pub mod tt;
 pub mod uci;

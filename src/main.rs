@@ -35,6 +35,13 @@ const USAGE: &str = "usage:
                                             DIR/loss.csv, DIR/checkpoint.bin, DIR/net.nnue;
                                             --mirror adds the left-right mirror of each
                                             training position
+  lazuli speedtest [--threads N] [--hash MIB] [--seconds S] [--scaling] [--depth D]
+                                            search four games' positions with game-like time
+                                            per move and the table carried between moves:
+                                            nps, nps per thread, hashfull, huge pages (defaults:
+                                            all logical cores, 128 MiB per thread, 150 s);
+                                            --scaling: the same at 1, 2, 4, ... threads, with
+                                            nps efficiency and time to depth D (default 16)
   lazuli help                               this text";
 
 fn main() -> ExitCode {
@@ -52,6 +59,7 @@ fn main() -> ExitCode {
         Some("train") => run_train(&args[1..]),
         Some("data") => run_data(&args[1..]),
         Some("bench") => run_bench(&args[1..]),
+        Some("speedtest") => run_speedtest(&args[1..]),
         Some(other) => {
             eprintln!(
                 "lazuli: unknown command '{}'\n{USAGE}",
@@ -517,6 +525,98 @@ fn run_bench(args: &[String]) -> ExitCode {
     println!("Total time (ms) : {ms}");
     println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
     ExitCode::SUCCESS
+}
+
+/// `lazuli speedtest [--threads N] [--hash MIB] [--seconds S] [--scaling] [--depth D]`.
+fn run_speedtest(args: &[String]) -> ExitCode {
+    use lazuli::tools::speedtest::{self, Config};
+    let mut cfg = Config::for_machine();
+    let mut hash_given = false;
+    let mut scaling = false;
+    let mut depth = 16u32;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        if flag == "--scaling" {
+            scaling = true;
+            i += 1;
+            continue;
+        }
+        let Some(value) = args.get(i + 1) else {
+            eprintln!("lazuli speedtest: {flag} needs a value\n{USAGE}");
+            return ExitCode::from(2);
+        };
+        let ok = match flag {
+            "--threads" => value
+                .parse()
+                .ok()
+                .filter(|t| (1..=1024).contains(t))
+                .map(|t| cfg.threads = t),
+            "--hash" => value
+                .parse()
+                .ok()
+                .filter(|h| (1..=1u64 << 20).contains(h))
+                .map(|h| {
+                    cfg.hash_mib = h;
+                    hash_given = true;
+                }),
+            "--seconds" => value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| (0.1..=86_400.0).contains(s))
+                .map(|s| cfg.seconds = s),
+            "--depth" => value
+                .parse()
+                .ok()
+                .filter(|d| (1..=64).contains(d))
+                .map(|d| depth = d),
+            _ => {
+                eprintln!("lazuli speedtest: unknown argument '{flag}'\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        };
+        if ok.is_none() {
+            eprintln!("lazuli speedtest: bad value '{value}' for {flag}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+        i += 2;
+    }
+    if !hash_given {
+        cfg.hash_mib = speedtest::default_hash_mib(cfg.threads);
+    }
+    let eval = lazuli::eval::Evaluator::default();
+    let abort = std::sync::atomic::AtomicBool::new(false);
+    eprintln!(
+        "speedtest: {} threads, {} MiB hash, {} s{}",
+        cfg.threads,
+        cfg.hash_mib,
+        cfg.seconds,
+        if scaling { ", scaling" } else { "" }
+    );
+    let mut progress = |l: &str| eprintln!("{l}");
+    if scaling {
+        println!("{}", speedtest::scaling_header());
+        match speedtest::scaling(&cfg, depth, &eval, &abort, &mut |l| println!("{l}")) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("lazuli speedtest: {e}");
+                ExitCode::from(1)
+            }
+        }
+    } else {
+        match speedtest::run(&cfg, &eval, &abort, &mut progress) {
+            Ok(r) => {
+                for l in r.lines() {
+                    println!("{l}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("lazuli speedtest: {e}");
+                ExitCode::from(1)
+            }
+        }
+    }
 }
 
 fn run_perft(args: &[String]) -> ExitCode {

@@ -159,7 +159,13 @@ mod tests {
 
     #[test]
     fn with_an_increment_the_clock_settles_well_above_zero() {
-        for (time, inc) in [(1000, 10), (2000, 20), (8000, 80), (10_000, 100), (60_000, 600)] {
+        for (time, inc) in [
+            (1000, 10),
+            (2000, 20),
+            (8000, 80),
+            (10_000, 100),
+            (60_000, 600),
+        ] {
             for k in [1.0, 1.3, 2.0] {
                 let least = simulate(time, inc, k, 3, 200);
                 assert!(least >= 5 * inc as i64, "{time}+{inc} x{k}: {least}");

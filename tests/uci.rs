@@ -347,6 +347,37 @@ fn show_wdl_adds_win_draw_loss_to_scores() {
 }
 
 #[test]
+fn speedtest_reports_and_stops_on_request() {
+    let mut e = Engine::start();
+    e.send("speedtest 1 16 1");
+    // The coordinator stays responsive while it runs.
+    e.send("isready");
+    let lines = e.read_until(|l| l.starts_with("Nodes/second per thread"), SECS);
+    assert!(lines.iter().any(|l| l == "readyok"), "{lines:?}");
+    let nodes: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Total nodes            : "))
+        .and_then(|n| n.parse().ok())
+        .expect("total nodes");
+    assert!(nodes > 1000, "{lines:?}");
+    // A long one ends at `stop`, and the engine goes on.
+    e.send("speedtest 1 16 3600");
+    e.send("stop");
+    e.read_until(|l| l.starts_with("Nodes/second per thread"), SECS);
+    // Commands sent while it ends wait their turn, as during a search.
+    e.send("position startpos");
+    e.send("go depth 1");
+    e.bestmove(SECS);
+    let (errors, _) = error_lines(&mut e, "speedtest 0");
+    assert_eq!(errors, 1);
+    let (errors, _) = error_lines(&mut e, "speedtest 1 16 1 extra");
+    assert_eq!(errors, 1);
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.bestmove(SECS);
+}
+
+#[test]
 fn searchmoves_restricts_the_root() {
     let mut e = Engine::start();
     e.send("position startpos");

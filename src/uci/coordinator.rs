@@ -29,7 +29,8 @@ pub enum Event {
     Eof,
     /// The search is over; its main thread has already printed `bestmove`.
     Done,
-    PerftDone,
+    /// A perft or speedtest run on its own thread is over.
+    ToolDone,
 }
 
 pub struct Coordinator {
@@ -162,7 +163,7 @@ impl Coordinator {
                     self.searching = None;
                     self.drain_queue()
                 }
-                Event::PerftDone => {
+                Event::ToolDone => {
                     self.searching = None;
                     self.drain_queue()
                 }
@@ -213,7 +214,7 @@ impl Coordinator {
             c.stop.store(true, std::sync::atomic::Ordering::Relaxed);
             while let Ok(ev) = self.rx.recv() {
                 match ev {
-                    Event::Done | Event::PerftDone => break,
+                    Event::Done | Event::ToolDone => break,
                     _ => {}
                 }
             }
@@ -257,6 +258,11 @@ impl Coordinator {
                 self.out
                     .line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
             }
+            Command::Speedtest {
+                threads,
+                hash_mib,
+                seconds,
+            } => self.speedtest(threads, hash_mib, seconds),
             Command::Display => {
                 for l in self.board.to_string().lines() {
                     self.out.line(l);
@@ -315,6 +321,14 @@ impl Coordinator {
                         Err(e) => {
                             self.error(format!("cannot start {n} threads ({e}); using 1"));
                         }
+                    }
+                    let cores = num_cpus::get();
+                    if self.pool.threads() > cores {
+                        self.out.line(&format!(
+                            "info string Threads {} is more than the {cores} logical cores here: \
+                             the searchers will share cores and each will search slower",
+                            self.pool.threads()
+                        ));
                     }
                 }
             }
@@ -495,6 +509,63 @@ impl Coordinator {
         );
     }
 
+    /// `speedtest`: runs on its own thread (with its own pool and table) so that `stop`,
+    /// `isready` and `quit` are answered; `stop` ends it after the current move.
+    fn speedtest(&mut self, threads: Option<usize>, hash_mib: Option<u64>, seconds: Option<u32>) {
+        use crate::tools::speedtest::{self, Config};
+        let mut cfg = Config::for_machine();
+        if let Some(t) = threads {
+            if !(1..=options::MAX_THREADS).contains(&t) {
+                return self.error(format!(
+                    "speedtest threads must be 1 to {}",
+                    options::MAX_THREADS
+                ));
+            }
+            cfg.threads = t;
+            cfg.hash_mib = speedtest::default_hash_mib(t);
+        }
+        if let Some(h) = hash_mib {
+            if !(1..=options::MAX_HASH_MIB).contains(&h) {
+                return self.error(format!(
+                    "speedtest hash must be 1 to {} MiB",
+                    options::MAX_HASH_MIB
+                ));
+            }
+            cfg.hash_mib = h;
+        }
+        if let Some(s) = seconds {
+            if !(1..=86_400).contains(&s) {
+                return self.error("speedtest seconds must be 1 to 86400");
+            }
+            cfg.seconds = s as f64;
+        }
+        let control = Arc::new(Control::new(1, false));
+        let abort = control.clone();
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let eval = self.eval.clone();
+        self.searching = Some(control);
+        let spawned = std::thread::Builder::new()
+            .name("lazuli-speedtest".into())
+            .spawn(move || {
+                out.line(&format!(
+                    "info string speedtest: {} threads, {} MiB hash, {} s",
+                    cfg.threads, cfg.hash_mib, cfg.seconds
+                ));
+                let progress = |l: &str| out.line(&format!("info string {l}"));
+                let mut progress = progress;
+                match speedtest::run(&cfg, &eval, &abort.stop, &mut progress) {
+                    Ok(r) => r.lines().iter().for_each(|l| out.line(l)),
+                    Err(e) => out.line(&format!("info string error: speedtest: {e}")),
+                }
+                let _ = tx.send(Event::ToolDone);
+            });
+        if spawned.is_err() {
+            self.searching = None;
+            self.error("cannot start the speedtest thread");
+        }
+    }
+
     fn go_perft(&mut self, depth: u32) {
         if depth > 10 {
             return self.error(format!("perft depth {depth} is too deep (at most 10)"));
@@ -523,7 +594,7 @@ impl Coordinator {
                     "info string perft time {ms} ms, {} nps",
                     total * 1000 / ms.max(1)
                 ));
-                let _ = tx.send(Event::PerftDone);
+                let _ = tx.send(Event::ToolDone);
             });
         if spawned.is_err() {
             self.searching = None;

@@ -47,6 +47,12 @@ pub enum Command {
     Bench {
         depth: Option<u32>,
     },
+    /// `speedtest [threads] [hash MiB] [seconds]`, as Stockfish 17 takes it.
+    Speedtest {
+        threads: Option<usize>,
+        hash_mib: Option<u64>,
+        seconds: Option<u32>,
+    },
     Display,
     Eval,
 }
@@ -152,6 +158,28 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
             })),
             [_, t, ..] => Err(ParseError::Unexpected(t.to_string())),
         },
+        "speedtest" => {
+            if let Some(t) = rest.get(3) {
+                return Err(ParseError::Unexpected(t.to_string()));
+            }
+            let threads = rest
+                .first()
+                .map(|s| number(s, "speedtest threads"))
+                .transpose()?;
+            let hash_mib = rest
+                .get(1)
+                .map(|s| number(s, "speedtest hash"))
+                .transpose()?;
+            let seconds = rest
+                .get(2)
+                .map(|s| number(s, "speedtest seconds"))
+                .transpose()?;
+            Ok(Some(Command::Speedtest {
+                threads,
+                hash_mib,
+                seconds,
+            }))
+        }
         other => Err(ParseError::Unknown(other.to_string())),
     }
 }

@@ -1,0 +1,411 @@
+//! `speedtest`: how fast this machine searches, the way a game uses it.
+//!
+//! Every position of four Lazuli games is searched in order with the engine's own thread pool
+//! and one shared table that is carried from move to move (cleared between games, as by
+//! `ucinewgame`). Each move gets a game-like share of the total time: less in the opening, most
+//! in the middlegame, tapering in the endgame. The result: total nodes, nodes per second (in
+//! all and per thread), the table's fill, and whether huge pages and thread binding were in
+//! use. `--scaling` repeats it at 1, 2, 4, ... threads and adds the time to a fixed depth.
+
+use crate::chess::Board;
+use crate::eval::Evaluator;
+use crate::search::{Control, Job, Limits};
+use crate::threads::Pool;
+use crate::time::TimeLimits;
+use crate::tt::{Table, memory};
+use crossbeam_channel::bounded;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+const GAMES: &str = include_str!("speedtest_games.txt");
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub threads: usize,
+    pub hash_mib: u64,
+    /// Total search time over all positions.
+    pub seconds: f64,
+}
+
+impl Config {
+    /// Defaults from the machine: every logical core, 128 MiB of table per thread (at most
+    /// half the memory), 150 seconds.
+    pub fn for_machine() -> Config {
+        let threads = num_cpus::get().max(1);
+        Config {
+            threads,
+            hash_mib: default_hash_mib(threads),
+            seconds: 150.0,
+        }
+    }
+}
+
+/// 128 MiB per thread, at most half the physical memory, at least 16.
+pub fn default_hash_mib(threads: usize) -> u64 {
+    let want = 128 * threads as u64;
+    match crate::tt::physical_memory_mib() {
+        Some(p) => want.min(p / 2).max(16),
+        None => want,
+    }
+}
+
+/// One game: the start and the positions after each move, in order.
+pub fn games() -> Vec<Vec<Board>> {
+    let mut out = Vec::new();
+    for line in GAMES.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((fen, moves)) = line.split_once('|') else {
+            continue;
+        };
+        let Ok(mut board) = Board::from_fen(fen.trim(), false) else {
+            continue;
+        };
+        let mut positions = vec![board];
+        for m in moves.split_whitespace() {
+            match board.parse_uci_move(m) {
+                Ok(mv) => {
+                    board = board.make_move(mv);
+                    positions.push(board);
+                }
+                Err(_) => break,
+            }
+        }
+        // The last position may be over (mate, or no move): nothing to search there.
+        while positions.last().is_some_and(|b| b.legal_moves().is_empty()) {
+            positions.pop();
+        }
+        out.push(positions);
+    }
+    out
+}
+
+/// The share of a game's time for its `ply`-th position: a game-like curve, rising through
+/// the opening, flat in the middlegame, falling in the endgame.
+fn weight(ply: usize) -> f64 {
+    let p = ply as f64;
+    if p < 20.0 {
+        0.5 + 0.5 * p / 20.0
+    } else if p < 60.0 {
+        1.0
+    } else {
+        (1.0 - (p - 60.0) / 100.0).max(0.4)
+    }
+}
+
+/// What one run measured.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub threads: usize,
+    pub hash_mib: u64,
+    pub positions: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// Mean of the table's fill (per mille) at the end of each move.
+    pub hashfull: f64,
+    /// Whether the kernel agreed to huge pages for the table, and how much of the process
+    /// ended up on them (MiB), where the OS tells.
+    pub huge_advised: bool,
+    pub huge_mib: Option<u64>,
+    /// Whether searcher threads were bound to cores.
+    pub bound: bool,
+}
+
+impl Report {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.seconds.max(1e-9)) as u64
+    }
+
+    /// The summary lines, as printed.
+    pub fn lines(&self) -> Vec<String> {
+        let huge = match (self.huge_advised, self.huge_mib) {
+            (false, _) => "no".to_string(),
+            (true, Some(m)) if m > 0 => format!("yes ({m} MiB on transparent huge pages)"),
+            (true, Some(_)) => "asked for, none granted".to_string(),
+            (true, None) => "asked for".to_string(),
+        };
+        vec![
+            "===========================".to_string(),
+            format!(
+                "Version                : Lazuli {}",
+                env!("CARGO_PKG_VERSION")
+            ),
+            format!("Threads                : {}", self.threads),
+            format!("Hash (MiB)             : {}", self.hash_mib),
+            format!("Large pages            : {huge}"),
+            format!(
+                "Thread binding         : {}",
+                if self.bound { "yes" } else { "no" }
+            ),
+            format!("Positions              : {}", self.positions),
+            format!("Total time (s)         : {:.2}", self.seconds),
+            format!("Total nodes            : {}", self.nodes),
+            format!("Nodes/second           : {}", self.nps()),
+            format!(
+                "Nodes/second per thread: {}",
+                self.nps() / self.threads.max(1) as u64
+            ),
+            format!("Hashfull (mean, per mille): {:.0}", self.hashfull),
+        ]
+    }
+}
+
+/// Searches one position with `pool` for `ms` milliseconds (or to `depth`); returns nodes.
+fn search(
+    pool: &Pool,
+    tt: &Arc<Table>,
+    board: Board,
+    history: Vec<u64>,
+    limits: Limits,
+    new_game: bool,
+    eval: &Evaluator,
+) -> u64 {
+    let control = Arc::new(Control::new(pool.threads(), false));
+    tt.new_search();
+    let mut job = Job::silent(board, history, limits, tt.clone(), new_game);
+    job.control = control.clone();
+    job.eval = eval.clone();
+    let (tx, rx) = bounded(1);
+    pool.start(
+        job,
+        Box::new(move |_| {
+            let _ = tx.send(());
+        }),
+    );
+    let _ = rx.recv();
+    control.total_nodes()
+}
+
+/// Runs the speed test; `progress` gets a line per game. Stops early (between moves) when
+/// `abort` is set.
+pub fn run(
+    cfg: &Config,
+    eval: &Evaluator,
+    abort: &AtomicBool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report, String> {
+    let pool = Pool::new(cfg.threads).map_err(|e| format!("cannot start threads: {e}"))?;
+    let tt = Arc::new(Table::new(cfg.hash_mib).map_err(|e| e.to_string())?);
+    pool.prefault_table(&tt);
+    let games = games();
+    let total_weight: f64 = games
+        .iter()
+        .map(|g| (0..g.len()).map(weight).sum::<f64>())
+        .sum();
+    let ms_per_weight = cfg.seconds * 1000.0 / total_weight.max(1e-9);
+    let mut report = Report {
+        threads: pool.threads(),
+        hash_mib: cfg.hash_mib,
+        huge_advised: tt.huge_pages_advised(),
+        ..Report::default()
+    };
+    let mut fill_sum = 0.0;
+    let clock = Instant::now();
+    'games: for (g, positions) in games.iter().enumerate() {
+        pool.clear_table(&tt);
+        let mut history = Vec::new();
+        for (ply, board) in positions.iter().enumerate() {
+            if abort.load(Ordering::Relaxed) {
+                break 'games;
+            }
+            let ms = (weight(ply) * ms_per_weight).max(1.0) as u64;
+            let limits = Limits {
+                time: Some(TimeLimits { soft: ms, hard: ms }),
+                ..Limits::default()
+            };
+            report.nodes += search(&pool, &tt, *board, history.clone(), limits, ply == 0, eval);
+            fill_sum += tt.hashfull() as f64;
+            report.positions += 1;
+            history.push(board.key());
+        }
+        progress(&format!(
+            "game {}/{}: {} positions, {} nodes, {} nps",
+            g + 1,
+            games.len(),
+            report.positions,
+            report.nodes,
+            (report.nodes as f64 / clock.elapsed().as_secs_f64().max(1e-9)) as u64
+        ));
+    }
+    report.seconds = clock.elapsed().as_secs_f64();
+    report.hashfull = fill_sum / report.positions.max(1) as f64;
+    report.huge_mib = memory::anon_huge_kib().map(|k| k / 1024);
+    Ok(report)
+}
+
+/// The thread counts of `--scaling`: 1, 2, 4, ... up to `max`, and `max` itself.
+pub fn scaling_levels(max: usize) -> Vec<usize> {
+    let mut v = Vec::new();
+    let mut t = 1;
+    while t < max {
+        v.push(t);
+        t *= 2;
+    }
+    v.push(max.max(1));
+    v
+}
+
+/// Middlegame positions for the time-to-depth part of `--scaling` (from the bench list).
+const DEPTH_POSITIONS: [&str; 6] = [
+    "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
+    "2r1nrk1/p2q1ppp/bp1p4/n1pPp3/P1P1P3/2PBB1N1/4QPPP/R4RK1 w - - 0 1",
+    "r2q1rk1/1ppnbppp/p2p1nb1/3Pp3/2P1P1P1/2N2N1P/PPB1QP2/R1B2RK1 b - - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    "2rqrn1k/pb4pp/1p2pp2/n2P4/2P3N1/P2B2Q1/1B3PPP/2R1R1K1 w - - 0 1",
+];
+
+/// Seconds to search every `DEPTH_POSITIONS` entry to `depth` with `threads` threads (a fresh
+/// table of `hash_mib` for each position).
+pub fn time_to_depth(
+    threads: usize,
+    hash_mib: u64,
+    depth: u32,
+    eval: &Evaluator,
+    abort: &AtomicBool,
+) -> Result<f64, String> {
+    let pool = Pool::new(threads).map_err(|e| format!("cannot start threads: {e}"))?;
+    let tt = Arc::new(Table::new(hash_mib).map_err(|e| e.to_string())?);
+    pool.prefault_table(&tt);
+    let mut secs = 0.0;
+    for fen in DEPTH_POSITIONS {
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+        let board = Board::from_fen(fen, false).map_err(|e| format!("{fen}: {e}"))?;
+        pool.clear_table(&tt);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let start = Instant::now();
+        search(&pool, &tt, board, Vec::new(), limits, true, eval);
+        secs += start.elapsed().as_secs_f64();
+    }
+    Ok(secs)
+}
+
+/// One row of the `--scaling` table.
+#[derive(Clone, Debug)]
+pub struct ScalingRow {
+    pub threads: usize,
+    pub nps: u64,
+    /// nps(T) / (T * nps(1)).
+    pub efficiency: f64,
+    pub depth_seconds: f64,
+    /// time to depth at 1 thread / at T threads.
+    pub depth_speedup: f64,
+}
+
+/// The `--scaling` table: the speed test (each level `cfg.seconds / levels` long) and the time
+/// to `depth` at every level of [`scaling_levels`]`(cfg.threads)`.
+pub fn scaling(
+    cfg: &Config,
+    depth: u32,
+    eval: &Evaluator,
+    abort: &AtomicBool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<ScalingRow>, String> {
+    let levels = scaling_levels(cfg.threads);
+    let share = cfg.seconds / levels.len() as f64;
+    let mut rows: Vec<ScalingRow> = Vec::new();
+    for &t in &levels {
+        let level = Config {
+            threads: t,
+            hash_mib: cfg.hash_mib,
+            seconds: share,
+        };
+        let r = run(&level, eval, abort, &mut |_| {})?;
+        let depth_seconds = time_to_depth(t, cfg.hash_mib, depth, eval, abort)?;
+        let (nps1, d1) = rows
+            .first()
+            .map_or((r.nps(), depth_seconds), |r1| (r1.nps, r1.depth_seconds));
+        let row = ScalingRow {
+            threads: t,
+            nps: r.nps(),
+            efficiency: r.nps() as f64 / (t as f64 * nps1.max(1) as f64),
+            depth_seconds,
+            depth_speedup: d1 / depth_seconds.max(1e-9),
+        };
+        progress(&scaling_line(&row));
+        rows.push(row);
+        if abort.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    Ok(rows)
+}
+
+pub fn scaling_header() -> String {
+    format!(
+        "{:>7} {:>12} {:>10} {:>14} {:>14}",
+        "threads", "nps", "efficiency", "time to depth", "depth speedup"
+    )
+}
+
+pub fn scaling_line(r: &ScalingRow) -> String {
+    format!(
+        "{:>7} {:>12} {:>10.3} {:>13.2}s {:>14.2}",
+        r.threads, r.nps, r.efficiency, r.depth_seconds, r.depth_speedup
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_games_are_whole_and_legal() {
+        let g = games();
+        assert_eq!(g.len(), 4);
+        for positions in &g {
+            // Every listed move was legal (a bad move would cut the game short).
+            assert!(positions.len() > 100, "{}", positions.len());
+            assert!(positions.iter().all(|b| !b.legal_moves().is_empty()));
+        }
+    }
+
+    #[test]
+    fn a_short_run_searches_every_position_and_carries_the_table() {
+        let cfg = Config {
+            threads: 2,
+            hash_mib: 8,
+            seconds: 0.5,
+        };
+        let abort = AtomicBool::new(false);
+        let mut lines = Vec::new();
+        let r = run(&cfg, &Evaluator::Hce, &abort, &mut |l| {
+            lines.push(l.to_string())
+        })
+        .unwrap();
+        let total: usize = games().iter().map(Vec::len).sum();
+        assert_eq!(r.positions, total);
+        assert_eq!(lines.len(), 4);
+        assert!(r.nodes > 10_000, "{r:?}");
+        assert!(r.hashfull > 0.0, "{r:?}");
+        assert!(r.lines().iter().any(|l| l.starts_with("Nodes/second")));
+        // Stopped at once: nothing searched.
+        abort.store(true, Ordering::Relaxed);
+        let r = run(&cfg, &Evaluator::Hce, &abort, &mut |_| {}).unwrap();
+        assert_eq!(r.positions, 0);
+    }
+
+    #[test]
+    fn scaling_levels_double_up_to_the_count() {
+        assert_eq!(scaling_levels(1), vec![1]);
+        assert_eq!(scaling_levels(2), vec![1, 2]);
+        assert_eq!(scaling_levels(6), vec![1, 2, 4, 6]);
+        assert_eq!(scaling_levels(16), vec![1, 2, 4, 8, 16]);
+    }
+
+    #[test]
+    fn weights_are_game_like() {
+        assert!(weight(0) < weight(30));
+        assert!(weight(150) < weight(30));
+        assert!((0..400).all(|p| weight(p) >= 0.4 && weight(p) <= 1.0));
+    }
+}
