@@ -36,6 +36,7 @@ const USAGE: &str = "usage:
                                             --mirror adds the left-right mirror of each
                                             training position
   lazuli speedtest [--threads N] [--hash MIB] [--seconds S] [--scaling] [--depth D]
+                   [--numa auto|none|system]
                                             search four games' positions with game-like time
                                             per move and the table carried between moves:
                                             nps, nps per thread, hashfull, huge pages (defaults:
@@ -570,6 +571,7 @@ fn run_speedtest(args: &[String]) -> ExitCode {
                 .ok()
                 .filter(|d| (1..=64).contains(d))
                 .map(|d| depth = d),
+            "--numa" => lazuli::threads::numa::Policy::parse(value).map(|p| cfg.numa = p),
             _ => {
                 eprintln!("lazuli speedtest: unknown argument '{flag}'\n{USAGE}");
                 return ExitCode::from(2);

@@ -165,6 +165,7 @@ fn handshake_lists_options() {
         "UCI_Chess960",
         "UCI_ShowWDL",
         "EvalFile",
+        "NumaPolicy",
     ] {
         assert!(
             lines
@@ -375,6 +376,21 @@ fn speedtest_reports_and_stops_on_request() {
     e.send("position startpos");
     e.send("go depth 3");
     e.bestmove(SECS);
+}
+
+#[test]
+fn readyok_after_bestmove_follows_the_commands_sent_before_it() {
+    // bestmove is printed by the searcher before the coordinator hears the search is over; a
+    // GUI that answers bestmove at once must still see its next commands take effect before
+    // its readyok.
+    let mut e = Engine::start();
+    for _ in 0..150 {
+        e.send("position startpos");
+        e.send("go depth 2");
+        e.bestmove(SECS);
+        let (errors, lines) = error_lines(&mut e, "setoption name Hash value x");
+        assert_eq!(errors, 1, "{lines:?}");
+    }
 }
 
 #[test]

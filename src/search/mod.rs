@@ -56,6 +56,10 @@ pub struct Limits {
 /// State shared by the coordinator and every searcher of one search: atomics only.
 pub struct Control {
     pub stop: AtomicBool,
+    /// Set just before the last line of the answer (`bestmove`, or a tool's last line) is
+    /// printed: from then on the GUI may believe the search over, so the coordinator queues
+    /// `isready` behind the commands it already holds instead of answering it at once.
+    pub finished: AtomicBool,
     /// True while `go ponder` has not been answered by `ponderhit`.
     pub pondering: AtomicBool,
     epoch: Instant,
@@ -74,6 +78,7 @@ impl Control {
     pub fn started_at(threads: usize, pondering: bool, epoch: Instant) -> Control {
         Control {
             stop: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             epoch,
             clock_start_us: AtomicU64::new(0),

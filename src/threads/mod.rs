@@ -6,6 +6,8 @@
 //! searcher: it keeps time and prints `info`; when it is done it stops the helpers, waits for
 //! them (at most `HELPER_WAIT`), and hands the voted result to the `on_done` callback.
 
+pub mod numa;
+
 use crate::search::{Job, ThreadResult, Worker, select};
 use crate::tt::Table;
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -55,35 +57,63 @@ enum TableWork {
 pub struct Pool {
     senders: Vec<Sender<Msg>>,
     handles: Vec<JoinHandle<()>>,
+    /// How many workers are bound to a core.
+    bound: Arc<AtomicUsize>,
 }
 
 impl Pool {
-    /// Starts `threads` parked worker threads.
+    /// Starts `threads` parked worker threads, bound to cores as `NumaPolicy` `auto` says.
     pub fn new(threads: usize) -> std::io::Result<Pool> {
+        Pool::with_policy(threads, numa::Policy::Auto)
+    }
+
+    /// Starts `threads` parked worker threads, bound to cores as `policy` says for this
+    /// machine's NUMA layout. Each worker binds itself first, then allocates its own data.
+    pub fn with_policy(threads: usize, policy: numa::Policy) -> std::io::Result<Pool> {
         let threads = threads.max(1);
+        let plan = numa::Layout::system().plan(threads, policy);
+        let bound = Arc::new(AtomicUsize::new(0));
         let mut senders = Vec::with_capacity(threads);
         let mut handles = Vec::with_capacity(threads);
-        for id in 0..threads {
+        for (id, cpu) in plan.into_iter().enumerate() {
             let (tx, rx) = unbounded();
+            let bound = bound.clone();
             let h = std::thread::Builder::new()
                 .name(format!("lazuli-search-{id}"))
                 .stack_size(16 << 20)
-                .spawn(move || worker_loop(id, rx))?;
+                .spawn(move || {
+                    if let Some(cpu) = cpu
+                        && core_affinity::set_for_current(core_affinity::CoreId { id: cpu })
+                    {
+                        bound.fetch_add(1, Ordering::Relaxed);
+                    }
+                    worker_loop(id, rx)
+                })?;
             senders.push(tx);
             handles.push(h);
         }
-        Ok(Pool { senders, handles })
+        let pool = Pool {
+            senders,
+            handles,
+            bound,
+        };
+        // Every worker has bound itself and built its `Worker` once it answers.
+        pool.sync();
+        Ok(pool)
     }
 
     pub fn threads(&self) -> usize {
         self.senders.len()
     }
 
-    /// Zeroes the table in parallel on the pool's own threads and returns when all are done.
-    /// Only between searches: it first waits until every worker has finished its last search
-    /// (a helper may still be stopping, see `HELPER_WAIT`), so nothing reads or writes the
-    /// table while it is cleared at memory speed.
-    pub fn clear_table(&self, tt: &Arc<Table>) {
+    /// How many workers are bound to a core (0 unless `NumaPolicy` asked for binding and the
+    /// OS agreed).
+    pub fn bound_threads(&self) -> usize {
+        self.bound.load(Ordering::Relaxed)
+    }
+
+    /// Returns once every worker has handled every message sent to it before.
+    fn sync(&self) {
         let (done, acks) = unbounded();
         let synced = self
             .senders
@@ -93,6 +123,14 @@ impl Pool {
         for _ in 0..synced {
             let _ = acks.recv();
         }
+    }
+
+    /// Zeroes the table in parallel on the pool's own threads and returns when all are done.
+    /// Only between searches: it first waits until every worker has finished its last search
+    /// (a helper may still be stopping, see `HELPER_WAIT`), so nothing reads or writes the
+    /// table while it is cleared at memory speed.
+    pub fn clear_table(&self, tt: &Arc<Table>) {
+        self.sync();
         // A worker that cannot be reached has died (its thread is gone), so it cannot touch
         // the table either; its part is cleared here.
         self.on_table(tt, TableWork::Clear);

@@ -10,7 +10,7 @@
 use crate::chess::Board;
 use crate::eval::Evaluator;
 use crate::search::{Control, Job, Limits};
-use crate::threads::Pool;
+use crate::threads::{Pool, numa::Policy};
 use crate::time::TimeLimits;
 use crate::tt::{Table, memory};
 use crossbeam_channel::bounded;
@@ -27,6 +27,8 @@ pub struct Config {
     pub hash_mib: u64,
     /// Total search time over all positions.
     pub seconds: f64,
+    /// Thread binding, as the `NumaPolicy` option.
+    pub numa: Policy,
 }
 
 impl Config {
@@ -38,6 +40,7 @@ impl Config {
             threads,
             hash_mib: default_hash_mib(threads),
             seconds: 150.0,
+            numa: Policy::Auto,
         }
     }
 }
@@ -111,8 +114,8 @@ pub struct Report {
     /// ended up on them (MiB), where the OS tells.
     pub huge_advised: bool,
     pub huge_mib: Option<u64>,
-    /// Whether searcher threads were bound to cores.
-    pub bound: bool,
+    /// How many searcher threads were bound to cores.
+    pub bound: usize,
 }
 
 impl Report {
@@ -139,7 +142,11 @@ impl Report {
             format!("Large pages            : {huge}"),
             format!(
                 "Thread binding         : {}",
-                if self.bound { "yes" } else { "no" }
+                if self.bound > 0 {
+                    format!("yes ({} of {} threads)", self.bound, self.threads)
+                } else {
+                    "no".to_string()
+                }
             ),
             format!("Positions              : {}", self.positions),
             format!("Total time (s)         : {:.2}", self.seconds),
@@ -188,7 +195,8 @@ pub fn run(
     abort: &AtomicBool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Report, String> {
-    let pool = Pool::new(cfg.threads).map_err(|e| format!("cannot start threads: {e}"))?;
+    let pool = Pool::with_policy(cfg.threads, cfg.numa)
+        .map_err(|e| format!("cannot start threads: {e}"))?;
     let tt = Arc::new(Table::new(cfg.hash_mib).map_err(|e| e.to_string())?);
     pool.prefault_table(&tt);
     let games = games();
@@ -201,6 +209,7 @@ pub fn run(
         threads: pool.threads(),
         hash_mib: cfg.hash_mib,
         huge_advised: tt.huge_pages_advised(),
+        bound: pool.bound_threads(),
         ..Report::default()
     };
     let mut fill_sum = 0.0;
@@ -262,13 +271,14 @@ const DEPTH_POSITIONS: [&str; 6] = [
 /// Seconds to search every `DEPTH_POSITIONS` entry to `depth` with `threads` threads (a fresh
 /// table of `hash_mib` for each position).
 pub fn time_to_depth(
-    threads: usize,
-    hash_mib: u64,
+    cfg: &Config,
     depth: u32,
     eval: &Evaluator,
     abort: &AtomicBool,
 ) -> Result<f64, String> {
-    let pool = Pool::new(threads).map_err(|e| format!("cannot start threads: {e}"))?;
+    let (threads, hash_mib) = (cfg.threads, cfg.hash_mib);
+    let pool =
+        Pool::with_policy(threads, cfg.numa).map_err(|e| format!("cannot start threads: {e}"))?;
     let tt = Arc::new(Table::new(hash_mib).map_err(|e| e.to_string())?);
     pool.prefault_table(&tt);
     let mut secs = 0.0;
@@ -316,11 +326,11 @@ pub fn scaling(
     for &t in &levels {
         let level = Config {
             threads: t,
-            hash_mib: cfg.hash_mib,
             seconds: share,
+            ..cfg.clone()
         };
         let r = run(&level, eval, abort, &mut |_| {})?;
-        let depth_seconds = time_to_depth(t, cfg.hash_mib, depth, eval, abort)?;
+        let depth_seconds = time_to_depth(&level, depth, eval, abort)?;
         let (nps1, d1) = rows
             .first()
             .map_or((r.nps(), depth_seconds), |r1| (r1.nps, r1.depth_seconds));
@@ -375,6 +385,7 @@ mod tests {
             threads: 2,
             hash_mib: 8,
             seconds: 0.5,
+            numa: Policy::System,
         };
         let abort = AtomicBool::new(false);
         let mut lines = Vec::new();
@@ -388,6 +399,10 @@ mod tests {
         assert!(r.nodes > 10_000, "{r:?}");
         assert!(r.hashfull > 0.0, "{r:?}");
         assert!(r.lines().iter().any(|l| l.starts_with("Nodes/second")));
+        // `system` binds even on a one-node machine (where the OS allows it).
+        if core_affinity::get_core_ids().is_some_and(|c| c.len() >= 2) {
+            assert_eq!(r.bound, 2, "{r:?}");
+        }
         // Stopped at once: nothing searched.
         abort.store(true, Ordering::Relaxed);
         let r = run(&cfg, &Evaluator::Hce, &abort, &mut |_| {}).unwrap();

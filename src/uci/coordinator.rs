@@ -18,6 +18,7 @@ use crossbeam_channel::{Receiver, Sender, unbounded};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 pub enum Event {
@@ -195,10 +196,13 @@ impl Coordinator {
             return self.apply(line, at);
         };
         match parse::parse(line) {
-            Ok(Some(Command::Stop)) => control
-                .stop
-                .store(true, std::sync::atomic::Ordering::Relaxed),
+            Ok(Some(Command::Stop)) => control.stop.store(true, Ordering::Relaxed),
             Ok(Some(Command::PonderHit)) => control.ponderhit_at(at),
+            // Once the answer is out, the GUI may have sent commands after reading it: readyok
+            // must follow their effects, so it waits its turn like them.
+            Ok(Some(Command::IsReady)) if control.finished.load(Ordering::Acquire) => {
+                self.queued.push_back((line.to_string(), at))
+            }
             Ok(Some(Command::IsReady)) => self.out.line("readyok"),
             Ok(Some(Command::Quit)) => return false,
             Ok(None) => {}
@@ -211,7 +215,7 @@ impl Coordinator {
     /// Stops a running search and waits for it before exiting.
     fn quit(&mut self) {
         if let Some(c) = self.searching.take() {
-            c.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            c.stop.store(true, Ordering::Relaxed);
             while let Ok(ev) = self.rx.recv() {
                 match ev {
                     Event::Done | Event::ToolDone => break,
@@ -311,17 +315,7 @@ impl Coordinator {
             },
             Change::Threads(n) => {
                 if n != self.pool.threads() {
-                    // Old threads exit before the new ones start.
-                    self.pool = match Pool::new(1) {
-                        Ok(p) => p,
-                        Err(e) => return self.error(format!("cannot start threads: {e}")),
-                    };
-                    match Pool::new(n) {
-                        Ok(p) => self.pool = p,
-                        Err(e) => {
-                            self.error(format!("cannot start {n} threads ({e}); using 1"));
-                        }
-                    }
+                    self.restart_pool(n);
                     let cores = num_cpus::get();
                     if self.pool.threads() > cores {
                         self.out.line(&format!(
@@ -330,6 +324,12 @@ impl Coordinator {
                             self.pool.threads()
                         ));
                     }
+                }
+            }
+            Change::NumaPolicy(p) => {
+                if p != self.opts.numa {
+                    self.opts.numa = p;
+                    self.restart_pool(self.pool.threads());
                 }
             }
             Change::MultiPv(n) => self.opts.multipv = n,
@@ -345,6 +345,27 @@ impl Coordinator {
             Change::EvalFile(v) => self.set_eval(&v),
             #[cfg(feature = "tune")]
             Change::Tune(i, v) => crate::search::params::TUNABLES[i].set(v),
+        }
+    }
+
+    /// Replaces the pool with `n` threads bound as `NumaPolicy` says. The old threads exit
+    /// before the new ones start.
+    fn restart_pool(&mut self, n: usize) {
+        self.pool = match Pool::with_policy(1, self.opts.numa) {
+            Ok(p) => p,
+            Err(e) => return self.error(format!("cannot start threads: {e}")),
+        };
+        match Pool::with_policy(n, self.opts.numa) {
+            Ok(p) => self.pool = p,
+            Err(e) => self.error(format!("cannot start {n} threads ({e}); using 1")),
+        }
+        if self.pool.bound_threads() > 0 {
+            self.out.line(&format!(
+                "info string NumaPolicy {}: {} of {} threads bound to cores",
+                self.opts.numa.name(),
+                self.pool.bound_threads(),
+                self.pool.threads()
+            ));
         }
     }
 
@@ -495,6 +516,7 @@ impl Coordinator {
         let tx = self.tx.clone();
         let out = self.out.clone();
         let c960 = self.opts.chess960;
+        let finished = control.clone();
         self.searching = Some(control);
         // The main searcher prints `bestmove` itself, the moment it has decided: no hand-off
         // to another thread on the way out. Only then does the coordinator hear of it, so a
@@ -503,6 +525,7 @@ impl Coordinator {
         self.pool.start(
             job,
             Box::new(move |r| {
+                finished.finished.store(true, Ordering::Release);
                 out.line(&bestmove_line(r.as_ref(), c960));
                 let _ = tx.send(Event::Done);
             }),
@@ -514,6 +537,7 @@ impl Coordinator {
     fn speedtest(&mut self, threads: Option<usize>, hash_mib: Option<u64>, seconds: Option<u32>) {
         use crate::tools::speedtest::{self, Config};
         let mut cfg = Config::for_machine();
+        cfg.numa = self.opts.numa;
         if let Some(t) = threads {
             if !(1..=options::MAX_THREADS).contains(&t) {
                 return self.error(format!(
@@ -554,10 +578,11 @@ impl Coordinator {
                 ));
                 let progress = |l: &str| out.line(&format!("info string {l}"));
                 let mut progress = progress;
-                match speedtest::run(&cfg, &eval, &abort.stop, &mut progress) {
-                    Ok(r) => r.lines().iter().for_each(|l| out.line(l)),
-                    Err(e) => out.line(&format!("info string error: speedtest: {e}")),
-                }
+                let lines = match speedtest::run(&cfg, &eval, &abort.stop, &mut progress) {
+                    Ok(r) => r.lines(),
+                    Err(e) => vec![format!("info string error: speedtest: {e}")],
+                };
+                print_last(&out, &abort, &lines);
                 let _ = tx.send(Event::ToolDone);
             });
         if spawned.is_err() {
@@ -574,7 +599,9 @@ impl Coordinator {
         let out = self.out.clone();
         let tx = self.tx.clone();
         let c960 = self.opts.chess960;
-        self.searching = Some(Arc::new(Control::new(1, false)));
+        let control = Arc::new(Control::new(1, false));
+        let finished = control.clone();
+        self.searching = Some(control);
         let spawned = std::thread::Builder::new()
             .name("lazuli-perft".into())
             .spawn(move || {
@@ -588,18 +615,31 @@ impl Coordinator {
                     total += n;
                 }
                 let ms = start.elapsed().as_millis() as u64;
-                out.line("");
-                out.line(&format!("Nodes searched: {total}"));
-                out.line(&format!(
-                    "info string perft time {ms} ms, {} nps",
-                    total * 1000 / ms.max(1)
-                ));
+                let lines = [
+                    String::new(),
+                    format!("Nodes searched: {total}"),
+                    format!(
+                        "info string perft time {ms} ms, {} nps",
+                        total * 1000 / ms.max(1)
+                    ),
+                ];
+                print_last(&out, &finished, &lines);
                 let _ = tx.send(Event::ToolDone);
             });
         if spawned.is_err() {
             self.searching = None;
             self.error("cannot start the perft thread");
         }
+    }
+}
+
+/// Prints a tool's closing `lines`, marking `control` finished before the last one.
+fn print_last(out: &Out, control: &Control, lines: &[String]) {
+    for (i, l) in lines.iter().enumerate() {
+        if i + 1 == lines.len() {
+            control.finished.store(true, Ordering::Release);
+        }
+        out.line(l);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The table of UCI options, named as Stockfish names them.
 
 use crate::search::TbConfig;
+use crate::threads::numa::Policy;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -12,6 +13,7 @@ pub struct Options {
     pub chess960: bool,
     /// `UCI_ShowWDL`: add `wdl W D L` to scores.
     pub show_wdl: bool,
+    pub numa: Policy,
     pub tb: TbConfig,
 }
 
@@ -24,6 +26,7 @@ impl Default for Options {
             ponder: false,
             chess960: false,
             show_wdl: false,
+            numa: Policy::Auto,
             tb: TbConfig::default(),
         }
     }
@@ -49,6 +52,10 @@ pub fn describe() -> Vec<String> {
             d.hash_mib
         ),
         format!("option name Threads type spin default {DEFAULT_THREADS} min 1 max {MAX_THREADS}"),
+        format!(
+            "option name NumaPolicy type string default {}",
+            d.numa.name()
+        ),
         format!(
             "option name MultiPV type spin default {} min 1 max 256",
             d.multipv
@@ -110,6 +117,7 @@ pub enum Change {
     Ponder(bool),
     Chess960(bool),
     ShowWdl(bool),
+    NumaPolicy(Policy),
     ClearHash,
     SyzygyPath(String),
     SyzygyProbeDepth(i32),
@@ -192,6 +200,16 @@ pub fn parse_change(name: &str, value: Option<&str>) -> Result<Change, OptionErr
         "ponder" => check("Ponder", value).map(Change::Ponder),
         "uci_chess960" => check("UCI_Chess960", value).map(Change::Chess960),
         "uci_showwdl" => check("UCI_ShowWDL", value).map(Change::ShowWdl),
+        "numapolicy" => {
+            let v = value.ok_or(OptionError::MissingValue("NumaPolicy"))?;
+            Policy::parse(v)
+                .map(Change::NumaPolicy)
+                .ok_or_else(|| OptionError::BadValue {
+                    name: "NumaPolicy",
+                    value: v.to_string(),
+                    expected: "auto, none or system".into(),
+                })
+        }
         "clear hash" => Ok(Change::ClearHash),
         "syzygypath" => {
             let v = value.ok_or(OptionError::MissingValue("SyzygyPath"))?.trim();
@@ -257,6 +275,16 @@ mod tests {
             Ok(Change::Chess960(true))
         );
         assert!(parse_change("Ponder", Some("yes")).is_err());
+        assert_eq!(
+            parse_change("NumaPolicy", Some(" None ")),
+            Ok(Change::NumaPolicy(Policy::None))
+        );
+        assert!(parse_change("NumaPolicy", Some("hardware")).is_err());
+        assert!(parse_change("NumaPolicy", None).is_err());
+        assert_eq!(
+            parse_change("UCI_ShowWDL", Some("true")),
+            Ok(Change::ShowWdl(true))
+        );
         assert_eq!(parse_change("Clear Hash", None), Ok(Change::ClearHash));
         assert!(matches!(
             parse_change("Contempt", Some("0")),
