@@ -36,13 +36,14 @@ const USAGE: &str = "usage:
                                             --mirror adds the left-right mirror of each
                                             training position
   lazuli speedtest [--threads N] [--hash MIB] [--seconds S] [--scaling] [--depth D]
-                   [--numa auto|none|system]
+                   [--numa auto|none|system] [--png FILE]
                                             search four games' positions with game-like time
                                             per move and the table carried between moves:
                                             nps, nps per thread, hashfull, huge pages (defaults:
                                             all logical cores, 128 MiB per thread, 150 s);
                                             --scaling: the same at 1, 2, 4, ... threads, with
-                                            nps efficiency and time to depth D (default 16)
+                                            nps efficiency and time to depth D (default 16),
+                                            charted in FILE (default speedtest-scaling.png)
   lazuli help                               this text";
 
 fn main() -> ExitCode {
@@ -535,6 +536,7 @@ fn run_speedtest(args: &[String]) -> ExitCode {
     let mut hash_given = false;
     let mut scaling = false;
     let mut depth = 16u32;
+    let mut png = String::from("speedtest-scaling.png");
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
@@ -572,6 +574,10 @@ fn run_speedtest(args: &[String]) -> ExitCode {
                 .filter(|d| (1..=64).contains(d))
                 .map(|d| depth = d),
             "--numa" => lazuli::threads::numa::Policy::parse(value).map(|p| cfg.numa = p),
+            "--png" => {
+                png = value.clone();
+                Some(())
+            }
             _ => {
                 eprintln!("lazuli speedtest: unknown argument '{flag}'\n{USAGE}");
                 return ExitCode::from(2);
@@ -599,7 +605,13 @@ fn run_speedtest(args: &[String]) -> ExitCode {
     if scaling {
         println!("{}", speedtest::scaling_header());
         match speedtest::scaling(&cfg, depth, &eval, &abort, &mut |l| println!("{l}")) {
-            Ok(_) => ExitCode::SUCCESS,
+            Ok(rows) => {
+                match speedtest::plot_scaling(&rows, std::path::Path::new(&png)) {
+                    Ok(()) => eprintln!("chart: {png}"),
+                    Err(e) => eprintln!("lazuli speedtest: no chart: {e}"),
+                }
+                ExitCode::SUCCESS
+            }
             Err(e) => {
                 eprintln!("lazuli speedtest: {e}");
                 ExitCode::from(1)

@@ -552,6 +552,9 @@ pub fn run(
             trainer.epoch
         )?;
         write_atomic(&dir.join("checkpoint.bin"), &trainer.checkpoint())?;
+        if let Err(e) = plot_losses(&csv_path, &dir.join("loss.png")) {
+            writeln!(log, "warning: no loss plot: {e}")?;
+        }
         if cfg.save_every > 0 && trainer.epoch.is_multiple_of(cfg.save_every) {
             let name = format!("epoch-{}.nnue", trainer.epoch);
             write_atomic(&dir.join(name), &trainer.net.quantise().to_bytes())?;
@@ -559,6 +562,37 @@ pub fn run(
     }
     write_atomic(&dir.join("net.nnue"), &trainer.net.quantise().to_bytes())?;
     Ok(())
+}
+
+/// Draws the train and validation loss per epoch from `loss.csv` into a PNG.
+pub fn plot_losses(csv: &Path, png: &Path) -> Result<(), String> {
+    use crate::tools::plot::{Series, line_chart};
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for line in text.lines().skip(1) {
+        let f: Vec<f64> = line.split(',').filter_map(|x| x.parse().ok()).collect();
+        if let [epoch, t, v, ..] = f[..] {
+            train.push((epoch, t));
+            val.push((epoch, v));
+        }
+    }
+    let series = [
+        Series {
+            name: "train loss".into(),
+            points: train,
+        },
+        Series {
+            name: "validation loss".into(),
+            points: val,
+        },
+    ];
+    line_chart(
+        png,
+        "lazuli train: loss per epoch",
+        "epoch",
+        "loss",
+        &series,
+    )
 }
 
 fn shuffle(v: &mut [u32], rng: &mut Rng) {

@@ -214,6 +214,9 @@ fn viriformat_datagen_stats_and_training_end_to_end() {
     assert!(err.contains("epoch   2/2"), "{err}");
     let csv = std::fs::read_to_string(out_dir.join("loss.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3, "{csv}");
+    // The loss curve as a picture too.
+    let png = std::fs::read(out_dir.join("loss.png")).expect("loss.png");
+    assert_eq!(&png[..4], b"\x89PNG");
     let net = out_dir.join("net.nnue");
     let (code, out, err) = lazuli(&["bench", "4", net.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");

@@ -20,7 +20,7 @@ use crate::time::TimeLimits;
 use crate::tt::Table;
 use crossbeam_utils::CachePadded;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 pub const MAX_PLY: usize = 128;
@@ -60,6 +60,8 @@ pub struct Control {
     /// printed: from then on the GUI may believe the search over, so the coordinator queues
     /// `isready` behind the commands it already holds instead of answering it at once.
     pub finished: AtomicBool,
+    /// How many searchers have begun this search (for measuring the pool's start-up).
+    pub started: AtomicUsize,
     /// True while `go ponder` has not been answered by `ponderhit`.
     pub pondering: AtomicBool,
     epoch: Instant,
@@ -79,6 +81,7 @@ impl Control {
         Control {
             stop: AtomicBool::new(false),
             finished: AtomicBool::new(false),
+            started: AtomicUsize::new(0),
             pondering: AtomicBool::new(pondering),
             epoch,
             clock_start_us: AtomicU64::new(0),

@@ -350,6 +350,33 @@ pub fn scaling(
     Ok(rows)
 }
 
+/// Charts nps efficiency and time-to-depth speedup per thread count, with the ideal line.
+pub fn plot_scaling(rows: &[ScalingRow], png: &std::path::Path) -> Result<(), String> {
+    use super::plot::{Series, line_chart};
+    let t = |r: &ScalingRow| r.threads as f64;
+    let series = [
+        Series {
+            name: "nps speedup nps(T)/nps(1)".into(),
+            points: rows.iter().map(|r| (t(r), r.efficiency * t(r))).collect(),
+        },
+        Series {
+            name: "time-to-depth speedup".into(),
+            points: rows.iter().map(|r| (t(r), r.depth_speedup)).collect(),
+        },
+        Series {
+            name: "ideal".into(),
+            points: rows.iter().map(|r| (t(r), t(r))).collect(),
+        },
+    ];
+    line_chart(
+        png,
+        "lazuli speedtest --scaling",
+        "threads",
+        "speedup over 1 thread",
+        &series,
+    )
+}
+
 pub fn scaling_header() -> String {
     format!(
         "{:>7} {:>12} {:>10} {:>14} {:>14}",
