@@ -60,8 +60,10 @@ pub struct Control {
     /// printed: from then on the GUI may believe the search over, so the coordinator queues
     /// `isready` behind the commands it already holds instead of answering it at once.
     pub finished: AtomicBool,
-    /// How many searchers have begun this search (for measuring the pool's start-up).
+    /// How many searchers have begun this search, and when the last one began (µs after the
+    /// start): for measuring the pool's start-up.
     pub started: AtomicUsize,
+    last_start_us: AtomicU64,
     /// True while `go ponder` has not been answered by `ponderhit`.
     pub pondering: AtomicBool,
     epoch: Instant,
@@ -82,6 +84,7 @@ impl Control {
             stop: AtomicBool::new(false),
             finished: AtomicBool::new(false),
             started: AtomicUsize::new(0),
+            last_start_us: AtomicU64::new(0),
             pondering: AtomicBool::new(pondering),
             epoch,
             clock_start_us: AtomicU64::new(0),
@@ -92,6 +95,18 @@ impl Control {
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
         }
+    }
+
+    /// A searcher begins: counted, with the time.
+    pub fn note_start(&self) {
+        let us = self.epoch.elapsed().as_micros() as u64;
+        self.last_start_us.fetch_max(us, Relaxed);
+        self.started.fetch_add(1, Relaxed);
+    }
+
+    /// Microseconds from the start of the search until the last searcher began.
+    pub fn last_start_us(&self) -> u64 {
+        self.last_start_us.load(Relaxed)
     }
 
     #[inline]

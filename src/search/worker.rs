@@ -104,7 +104,7 @@ impl Worker {
     /// Runs iterative deepening until a limit or `stop`; the main searcher (id 0) also keeps
     /// time, prints `info` and, under `go infinite` or `ponder`, waits for `stop`/`ponderhit`.
     pub fn search(&mut self, job: &Job) -> ThreadResult {
-        job.control.started.fetch_add(1, Relaxed);
+        job.control.note_start();
         if job.new_game {
             self.clear_history();
         }

@@ -11,8 +11,9 @@ pub mod numa;
 use crate::search::{Job, ThreadResult, Worker, select};
 use crate::tt::Table;
 use crossbeam_channel::{Receiver, Sender, unbounded};
+use parking_lot::Mutex;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -217,9 +218,7 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
             Msg::Quit => break,
         };
         let result = worker.search(&pj.job);
-        if let Ok(mut r) = pj.results.lock() {
-            r[id] = Some(result);
-        }
+        pj.results.lock()[id] = Some(result);
         if id != 0 {
             pj.active.fetch_sub(1, Ordering::AcqRel);
             continue;
@@ -234,11 +233,11 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
         while pj.active.load(Ordering::Acquire) > 1 && waiting.elapsed() < HELPER_WAIT {
             std::thread::yield_now();
         }
-        let chosen = pj.results.lock().ok().and_then(|r| {
-            let all: Vec<ThreadResult> = r.iter().flatten().cloned().collect();
+        let chosen = {
+            let all: Vec<ThreadResult> = pj.results.lock().iter().flatten().cloned().collect();
             select(&all).cloned()
-        });
-        let done = pj.on_done.lock().ok().and_then(|mut d| d.take());
+        };
+        let done = pj.on_done.lock().take();
         pj.active.fetch_sub(1, Ordering::AcqRel);
         if let Some(done) = done {
             done(chosen);

@@ -6,8 +6,9 @@ pub mod coordinator;
 pub mod options;
 pub mod parse;
 
+use parking_lot::Mutex;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The one writer: whole lines, flushed at once, from any thread.
 #[derive(Clone)]
@@ -27,10 +28,9 @@ impl Out {
     }
 
     pub fn line(&self, s: &str) {
-        if let Ok(mut w) = self.inner.lock() {
-            // A closed stdout (the GUI went away) is not worth a panic.
-            let _ = writeln!(w, "{s}");
-            let _ = w.flush();
-        }
+        let mut w = self.inner.lock();
+        // A closed stdout (the GUI went away) is not worth a panic.
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
     }
 }
