@@ -8,18 +8,7 @@ use lazuli::tb;
 use std::path::PathBuf;
 
 fn tb_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("LAZULI_SYZYGY")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/syzygy"));
-    if dir.join("KQvK.rtbw").is_file() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: no Syzygy tables at {} (set LAZULI_SYZYGY)",
-            dir.display()
-        );
-        None
-    }
+    common::syzygy_dir()
 }
 
 fn prober() -> Option<tb::Prober> {
