@@ -553,12 +553,12 @@ fn run_speedtest(args: &[String]) -> ExitCode {
             "--threads" => value
                 .parse()
                 .ok()
-                .filter(|t| (1..=1024).contains(t))
+                .filter(|t| (1..=lazuli::uci::options::MAX_THREADS).contains(t))
                 .map(|t| cfg.threads = t),
             "--hash" => value
                 .parse()
                 .ok()
-                .filter(|h| (1..=1u64 << 20).contains(h))
+                .filter(|h| (1..=lazuli::uci::options::MAX_HASH_MIB).contains(h))
                 .map(|h| {
                     cfg.hash_mib = h;
                     hash_given = true;
@@ -601,34 +601,23 @@ fn run_speedtest(args: &[String]) -> ExitCode {
         cfg.seconds,
         if scaling { ", scaling" } else { "" }
     );
-    let mut progress = |l: &str| eprintln!("{l}");
-    if scaling {
+    let done = if scaling {
         println!("{}", speedtest::scaling_header());
-        match speedtest::scaling(&cfg, depth, &eval, &abort, &mut |l| println!("{l}")) {
-            Ok(rows) => {
-                match speedtest::plot_scaling(&rows, std::path::Path::new(&png)) {
-                    Ok(()) => eprintln!("chart: {png}"),
-                    Err(e) => eprintln!("lazuli speedtest: no chart: {e}"),
-                }
-                ExitCode::SUCCESS
+        speedtest::scaling(&cfg, depth, &eval, &abort, &mut |l| println!("{l}")).map(|rows| {
+            match speedtest::plot_scaling(&rows, std::path::Path::new(&png)) {
+                Ok(()) => eprintln!("chart: {png}"),
+                Err(e) => eprintln!("lazuli speedtest: no chart: {e}"),
             }
-            Err(e) => {
-                eprintln!("lazuli speedtest: {e}");
-                ExitCode::from(1)
-            }
-        }
+        })
     } else {
-        match speedtest::run(&cfg, &eval, &abort, &mut progress) {
-            Ok(r) => {
-                for l in r.lines() {
-                    println!("{l}");
-                }
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("lazuli speedtest: {e}");
-                ExitCode::from(1)
-            }
+        speedtest::run(&cfg, &eval, &abort, &mut |l| eprintln!("{l}"))
+            .map(|r| r.lines().iter().for_each(|l| println!("{l}")))
+    };
+    match done {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lazuli speedtest: {e}");
+            ExitCode::from(1)
         }
     }
 }
