@@ -258,17 +258,13 @@ pub fn scaling_levels(max: usize) -> Vec<usize> {
     v
 }
 
-/// Middlegame positions for the time-to-depth part of `--scaling` (from the bench list).
-const DEPTH_POSITIONS: [&str; 6] = [
-    "r1b2rk1/2q1b1pp/p2ppn2/1p6/3QP3/1BN1B3/PPP3PP/R4RK1 w - - 0 1",
-    "2r1nrk1/p2q1ppp/bp1p4/n1pPp3/P1P1P3/2PBB1N1/4QPPP/R4RK1 w - - 0 1",
-    "r2q1rk1/1ppnbppp/p2p1nb1/3Pp3/2P1P1P1/2N2N1P/PPB1QP2/R1B2RK1 b - - 0 1",
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    "2rqrn1k/pb4pp/1p2pp2/n2P4/2P3N1/P2B2Q1/1B3PPP/2R1R1K1 w - - 0 1",
-];
+/// The positions of the time-to-depth part of `--scaling`: the first 20 of the bench list (the
+/// Bratko-Kopec positions, mostly middlegames).
+fn depth_positions() -> &'static [&'static str] {
+    &crate::bench::POSITIONS[..20]
+}
 
-/// Seconds to search every `DEPTH_POSITIONS` entry to `depth` with `threads` threads (a fresh
+/// Seconds to search every [`depth_positions`] entry to `depth` with `threads` threads (a fresh
 /// table of `hash_mib` for each position).
 pub fn time_to_depth(
     cfg: &Config,
@@ -282,7 +278,7 @@ pub fn time_to_depth(
     let tt = Arc::new(Table::new(hash_mib).map_err(|e| e.to_string())?);
     pool.prefault_table(&tt);
     let mut secs = 0.0;
-    for fen in DEPTH_POSITIONS {
+    for fen in depth_positions() {
         if abort.load(Ordering::Relaxed) {
             break;
         }
