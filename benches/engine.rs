@@ -65,7 +65,7 @@ fn tt(c: &mut Criterion) {
 }
 
 fn eval(c: &mut Criterion) {
-    let boards: Vec<Board> = lazuli::bench::POSITIONS
+    let boards: Vec<Board> = lazuli::tools::bench::POSITIONS
         .iter()
         .filter_map(|f| Board::from_fen(f, false).ok())
         .collect();
@@ -152,7 +152,7 @@ fn search(c: &mut Criterion) {
             b.iter(|| {
                 let tt = Arc::new(Table::new(16).expect("16 MiB"));
                 let mut w = Worker::new(0);
-                let job = lazuli::bench::fixed_depth_job(board, depth, tt, true);
+                let job = lazuli::tools::bench::fixed_depth_job(board, depth, tt, true);
                 w.search(&job).best
             })
         });

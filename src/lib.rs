@@ -2,16 +2,12 @@
 // Nothing that came from outside may be unwrapped; tests may.
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
-pub mod bench;
 pub mod chess;
-pub mod data;
-pub mod datagen;
 pub mod eval;
 pub mod search;
 pub mod tb;
 pub mod threads;
 pub mod time;
 pub mod tools;
-pub mod train;
 pub mod tt;
 pub mod uci;

@@ -70,7 +70,17 @@ fn bad_arguments_fail_cleanly() {
         vec!["texel"],
         vec!["texel", "/tmp/x", "--lambda", "2"],
         vec!["texel", "/tmp/x", "--l2"],
-        vec!["texel", "/tmp/x", "--psqt", "12"],
+        vec!["texel", "/tmp/x", "12", "13"],
+        vec!["bench", "0"],
+        vec!["bench", "x"],
+        vec!["train", "--out", "/tmp/x"],
+        vec!["train", "/tmp/x", "--out", "/tmp/y", "--lambda", "1.5"],
+        vec!["data"],
+        vec!["data", "stats"],
+        vec!["speedtest", "--threads", "0"],
+        vec!["speedtest", "--numa", "sometimes"],
+        vec!["tb"],
+        vec!["--syzygy-config"],
     ] {
         let (code, out, err) = lazuli(&args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
@@ -79,6 +89,38 @@ fn bad_arguments_fail_cleanly() {
             "{args:?}: {err}"
         );
     }
+}
+
+#[test]
+fn every_command_has_help_and_the_version_names_the_build() {
+    for cmd in [
+        "bench",
+        "perft",
+        "tb",
+        "datagen",
+        "data",
+        "texel",
+        "train",
+        "speedtest",
+    ] {
+        let (code, out, err) = lazuli(&[cmd, "--help"]);
+        assert_eq!(code, 0, "{cmd} --help: {err}");
+        assert!(
+            out.contains(&format!("Usage: lazuli {cmd}")),
+            "{cmd}: {out}"
+        );
+    }
+    let (code, out, _) = lazuli(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(&format!("lazuli {} (commit ", env!("CARGO_PKG_VERSION"))),
+        "{out}"
+    );
+    assert!(
+        out.contains("sliding attacks: magic bitboards") || out.contains("sliding attacks: PEXT"),
+        "{out}"
+    );
+    assert!(out.contains("network SIMD: "), "{out}");
 }
 
 #[test]

@@ -9,18 +9,22 @@
 use super::bitboard::Bitboard;
 use super::types::{Color, Square};
 
-#[cfg(not(all(
-    target_arch = "x86_64",
-    target_feature = "bmi2",
-    not(feature = "magic")
-)))]
+#[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext")))]
 use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
+
+#[cfg(all(
+    feature = "pext",
+    not(all(target_arch = "x86_64", target_feature = "bmi2"))
+))]
+compile_error!(
+    "the `pext` feature needs an x86-64 target with BMI2: build with RUSTFLAGS=\"-C target-cpu=native\" on a CPU that has it"
+);
 
 /// True when sliding attacks are indexed with the PEXT instruction.
 pub const USES_PEXT: bool = cfg!(all(
     target_arch = "x86_64",
     target_feature = "bmi2",
-    not(feature = "magic")
+    feature = "pext"
 ));
 
 const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -88,21 +92,13 @@ pub const fn pdep(src: u64, mut mask: u64) -> u64 {
 struct SliderEntry {
     mask: u64,
     #[cfg_attr(
-        all(
-            target_arch = "x86_64",
-            target_feature = "bmi2",
-            not(feature = "magic")
-        ),
+        all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext"),
         allow(dead_code)
     )]
     magic: u64,
     offset: u32,
     #[cfg_attr(
-        all(
-            target_arch = "x86_64",
-            target_feature = "bmi2",
-            not(feature = "magic")
-        ),
+        all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext"),
         allow(dead_code)
     )]
     shift: u32,
@@ -112,11 +108,7 @@ const ROOK_TABLE_SIZE: usize = 102_400;
 const BISHOP_TABLE_SIZE: usize = 5_248;
 
 const fn magic_for(sq: usize, rook: bool) -> u64 {
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "magic")
-    )))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext")))]
     {
         if rook {
             ROOK_MAGICS[sq]
@@ -124,11 +116,7 @@ const fn magic_for(sq: usize, rook: bool) -> u64 {
             BISHOP_MAGICS[sq]
         }
     }
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "magic")
-    ))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext"))]
     {
         let _ = (sq, rook);
         0
@@ -254,21 +242,13 @@ static BISHOP_TABLE: [u64; BISHOP_TABLE_SIZE] = build_table(&build_entries(false
 
 #[inline(always)]
 fn slider_index(e: &SliderEntry, occ: u64) -> usize {
-    #[cfg(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "magic")
-    ))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext"))]
     {
         // SAFETY: this branch is compiled only when the target has BMI2 (`target_feature =
         // "bmi2"`), so the instruction exists on every CPU this binary may run on.
         e.offset as usize + unsafe { core::arch::x86_64::_pext_u64(occ, e.mask) } as usize
     }
-    #[cfg(not(all(
-        target_arch = "x86_64",
-        target_feature = "bmi2",
-        not(feature = "magic")
-    )))]
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2", feature = "pext")))]
     {
         e.offset as usize + ((occ & e.mask).wrapping_mul(e.magic) >> e.shift) as usize
     }

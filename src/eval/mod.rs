@@ -5,7 +5,6 @@
 
 pub mod hce;
 pub mod nnue;
-pub mod texel;
 pub mod wdl;
 
 use crate::chess::Board;

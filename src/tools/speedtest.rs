@@ -161,30 +161,40 @@ impl Report {
     }
 }
 
-/// Searches one position with `pool` for `ms` milliseconds (or to `depth`); returns nodes.
-fn search(
-    pool: &Pool,
-    tt: &Arc<Table>,
-    board: Board,
-    history: Vec<u64>,
-    limits: Limits,
-    new_game: bool,
-    eval: &Evaluator,
-) -> u64 {
-    let control = Arc::new(Control::new(pool.threads(), false));
-    tt.new_search();
-    let mut job = Job::silent(board, history, limits, tt.clone(), new_game);
-    job.control = control.clone();
-    job.eval = eval.clone();
-    let (tx, rx) = bounded(1);
-    pool.start(
-        job,
-        Box::new(move |_| {
-            let _ = tx.send(());
-        }),
-    );
-    let _ = rx.recv();
-    control.total_nodes()
+/// What every search of a run shares.
+struct Rig<'a> {
+    pool: &'a Pool,
+    tt: &'a Arc<Table>,
+    eval: &'a Evaluator,
+    /// Setting it stops the search within about a millisecond (a long speedtest's moves last
+    /// seconds, and `stop` must not wait for one to end).
+    abort: &'a AtomicBool,
+}
+
+impl Rig<'_> {
+    /// Searches one position for `limits`; returns nodes.
+    fn search(&self, board: Board, history: Vec<u64>, limits: Limits, new_game: bool) -> u64 {
+        let control = Arc::new(Control::new(self.pool.threads(), false));
+        self.tt.new_search();
+        let mut job = Job::silent(board, history, limits, self.tt.clone(), new_game);
+        job.control = control.clone();
+        job.eval = self.eval.clone();
+        let (tx, rx) = bounded(1);
+        self.pool.start(
+            job,
+            Box::new(move |_| {
+                let _ = tx.send(());
+            }),
+        );
+        while let Err(crossbeam_channel::RecvTimeoutError::Timeout) =
+            rx.recv_timeout(std::time::Duration::from_millis(1))
+        {
+            if self.abort.load(Ordering::Relaxed) {
+                control.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        control.total_nodes()
+    }
 }
 
 /// Runs the speed test; `progress` gets a line per game. Stops early (between moves) when
@@ -199,6 +209,12 @@ pub fn run(
         .map_err(|e| format!("cannot start threads: {e}"))?;
     let tt = Arc::new(Table::new(cfg.hash_mib).map_err(|e| e.to_string())?);
     pool.prefault_table(&tt);
+    let rig = Rig {
+        pool: &pool,
+        tt: &tt,
+        eval,
+        abort,
+    };
     let games = games();
     let total_weight: f64 = games
         .iter()
@@ -226,7 +242,7 @@ pub fn run(
                 time: Some(TimeLimits { soft: ms, hard: ms }),
                 ..Limits::default()
             };
-            report.nodes += search(&pool, &tt, *board, history.clone(), limits, ply == 0, eval);
+            report.nodes += rig.search(*board, history.clone(), limits, ply == 0);
             fill_sum += tt.hashfull() as f64;
             report.positions += 1;
             history.push(board.key());
@@ -261,7 +277,7 @@ pub fn scaling_levels(max: usize) -> Vec<usize> {
 /// The positions of the time-to-depth part of `--scaling`: the first 20 of the bench list (the
 /// Bratko-Kopec positions, mostly middlegames).
 fn depth_positions() -> &'static [&'static str] {
-    &crate::bench::POSITIONS[..20]
+    &crate::tools::bench::POSITIONS[..20]
 }
 
 /// Seconds to search every [`depth_positions`] entry to `depth` with `threads` threads (a fresh
@@ -277,6 +293,12 @@ pub fn time_to_depth(
         Pool::with_policy(threads, cfg.numa).map_err(|e| format!("cannot start threads: {e}"))?;
     let tt = Arc::new(Table::new(hash_mib).map_err(|e| e.to_string())?);
     pool.prefault_table(&tt);
+    let rig = Rig {
+        pool: &pool,
+        tt: &tt,
+        eval,
+        abort,
+    };
     let mut secs = 0.0;
     for fen in depth_positions() {
         if abort.load(Ordering::Relaxed) {
@@ -289,7 +311,7 @@ pub fn time_to_depth(
             ..Limits::default()
         };
         let start = Instant::now();
-        search(&pool, &tt, board, Vec::new(), limits, true, eval);
+        rig.search(board, Vec::new(), limits, true);
         secs += start.elapsed().as_secs_f64();
     }
     Ok(secs)
@@ -385,6 +407,106 @@ pub fn scaling_line(r: &ScalingRow) -> String {
         "{:>7} {:>12} {:>10.3} {:>13.2}s {:>14.2}",
         r.threads, r.nps, r.efficiency, r.depth_seconds, r.depth_speedup
     )
+}
+
+/// Measure nps on positions from real games, with game-like time per move
+///
+/// Searches four games' positions with game-like time per move and the table carried between
+/// moves, as a game would, and prints total nodes, nps, nps per thread, hashfull and whether
+/// huge pages and thread binding were in use. With --scaling: the same at 1, 2, 4, ... threads.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Threads (default: all logical cores)
+    #[arg(long, value_parser = threads_arg)]
+    pub threads: Option<usize>,
+    /// Hash, MiB (default: 128 per thread, at most half the memory)
+    #[arg(long, value_parser = hash_arg)]
+    pub hash: Option<u64>,
+    /// Seconds in all
+    #[arg(long, default_value_t = 150.0, value_parser = seconds_arg)]
+    pub seconds: f64,
+    /// The same at 1, 2, 4, ... threads, with nps efficiency and time to --depth, charted
+    #[arg(long)]
+    pub scaling: bool,
+    /// Depth of the time-to-depth part of --scaling
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// Thread binding, as the NumaPolicy option: auto, none or system
+    #[arg(long, default_value = "auto", value_parser = numa_arg)]
+    pub numa: Policy,
+    /// The --scaling chart
+    #[arg(long, default_value = "speedtest-scaling.png", value_name = "FILE")]
+    pub png: String,
+    /// No per-game lines on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn threads_arg(s: &str) -> Result<usize, String> {
+    let max = crate::uci::options::MAX_THREADS;
+    s.parse()
+        .ok()
+        .filter(|t| (1..=max).contains(t))
+        .ok_or(format!("a number from 1 to {max}"))
+}
+
+fn hash_arg(s: &str) -> Result<u64, String> {
+    let max = crate::uci::options::MAX_HASH_MIB;
+    s.parse()
+        .ok()
+        .filter(|h| (1..=max).contains(h))
+        .ok_or(format!("a number from 1 to {max}"))
+}
+
+fn seconds_arg(s: &str) -> Result<f64, String> {
+    s.parse()
+        .ok()
+        .filter(|x| (0.1..=86_400.0).contains(x))
+        .ok_or("a number from 0.1 to 86400".to_string())
+}
+
+fn numa_arg(s: &str) -> Result<Policy, String> {
+    Policy::parse(s).ok_or("auto, none or system".to_string())
+}
+
+/// `lazuli speedtest`: the command.
+pub fn command(args: Args) -> std::process::ExitCode {
+    let mut cfg = Config::for_machine();
+    if let Some(t) = args.threads {
+        cfg.threads = t;
+    }
+    cfg.hash_mib = args.hash.unwrap_or_else(|| default_hash_mib(cfg.threads));
+    cfg.seconds = args.seconds;
+    cfg.numa = args.numa;
+    let eval = Evaluator::default();
+    let abort = AtomicBool::new(false);
+    let log = super::progress::Progress::lines(args.quiet);
+    log.log(&format!(
+        "speedtest: {} threads, {} MiB hash, {} s{}",
+        cfg.threads,
+        cfg.hash_mib,
+        cfg.seconds,
+        if args.scaling { ", scaling" } else { "" }
+    ));
+    let done = if args.scaling {
+        println!("{}", scaling_header());
+        scaling(&cfg, args.depth, &eval, &abort, &mut |l| println!("{l}")).map(|rows| {
+            match plot_scaling(&rows, std::path::Path::new(&args.png)) {
+                Ok(()) => log.log(&format!("chart: {}", args.png)),
+                Err(e) => eprintln!("lazuli speedtest: no chart: {e}"),
+            }
+        })
+    } else {
+        run(&cfg, &eval, &abort, &mut |l| log.log(l))
+            .map(|r| r.lines().iter().for_each(|l| println!("{l}")))
+    };
+    match done {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lazuli speedtest: {e}");
+            std::process::ExitCode::from(1)
+        }
+    }
 }
 
 #[cfg(test)]

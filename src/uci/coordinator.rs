@@ -257,8 +257,8 @@ impl Coordinator {
             Command::Stop | Command::PonderHit => {}
             Command::Quit => return false,
             Command::Bench { depth } => {
-                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let (nodes, ms) = crate::bench::run_with(depth, &self.eval);
+                let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                let (nodes, ms) = crate::tools::bench::run_with(depth, &self.eval);
                 self.out
                     .line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
             }

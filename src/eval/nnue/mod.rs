@@ -7,7 +7,7 @@
 //! (`clamp(x, 0, 1)^2`). Integer inference: the feature transformer in i16 scaled by `QA`, the
 //! output weights in i16 scaled by `QB`, the result scaled to centipawns by `SCALE`.
 //!
-//! [`feature`] is the one definition of the inputs: the trainer (`crate::train`) uses it too,
+//! [`feature`] is the one definition of the inputs: the trainer (`crate::tools::train`) uses it too,
 //! so training and inference cannot drift apart.
 
 pub mod simd;
@@ -457,7 +457,7 @@ mod tests {
 
     /// A network of random weights within the clip (deterministic).
     pub(crate) fn random_net(seed: u64) -> Network {
-        let mut rng = crate::datagen::Rng::new(seed);
+        let mut rng = crate::tools::datagen::Rng::new(seed);
         let mut r = |k: i32| (rng.below(2 * k as usize + 1) as i32 - k) as i16;
         Network {
             ft_w: (0..INPUTS * HIDDEN).map(|_| r(60)).collect(),
@@ -475,7 +475,7 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         ];
-        let mut rng = crate::datagen::Rng::new(seed);
+        let mut rng = crate::tools::datagen::Rng::new(seed);
         let mut out = Vec::new();
         for g in 0..games {
             let mut b = Board::from_fen(fens[g % fens.len()], false).unwrap();

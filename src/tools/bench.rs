@@ -95,6 +95,32 @@ pub fn run_with(depth: u32, eval: &Evaluator) -> (u64, u64) {
     (nodes, start.elapsed().as_millis() as u64)
 }
 
+/// Search the bench positions to a fixed depth; last line: N nodes M nps
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Depth (default 13)
+    #[arg(default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: u32,
+    /// The evaluation: <default>, <hce>, <embedded> or a network file
+    #[arg(default_value = "<default>")]
+    pub evalfile: String,
+}
+
+/// `lazuli bench [depth] [evalfile]`: the command (OpenBench and other frameworks call it).
+pub fn command(args: Args) -> std::process::ExitCode {
+    let eval = match super::evaluator(&args.evalfile) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("lazuli bench: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let (nodes, ms) = run_with(args.depth, &eval);
+    println!("Total time (ms) : {ms}");
+    println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
+    std::process::ExitCode::SUCCESS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

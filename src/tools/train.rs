@@ -19,8 +19,8 @@
 //! scaling with cores where acyclib's CPU device cannot). So this trainer stays.
 
 use crate::chess::{Board, Color};
-use crate::datagen::Rng;
 use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::tools::datagen::Rng;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
@@ -127,7 +127,7 @@ impl Dataset {
                 self.bad_lines += 1;
                 continue;
             }
-            let ply = crate::data::ply_of(&board) as u32;
+            let ply = crate::tools::data::ply_of(&board) as u32;
             if ply <= last_ply {
                 self.game_starts.push(self.samples.len());
             }
@@ -150,13 +150,13 @@ impl Dataset {
         &mut self,
         input: &mut dyn BufRead,
         min_ply: usize,
-    ) -> Result<u64, crate::data::DataError> {
-        crate::data::for_each_game(input, |g| {
+    ) -> Result<u64, crate::tools::data::DataError> {
+        crate::tools::data::for_each_game(input, |g| {
             self.game_starts.push(self.samples.len());
-            let ply0 = crate::data::ply_of(&g.start);
+            let ply0 = crate::tools::data::ply_of(&g.start);
             let result = g.white_result();
             for (i, (board, mv, score)) in g.positions().enumerate() {
-                if !crate::data::trainable(&board, mv, score, ply0 + i, min_ply) {
+                if !crate::tools::data::trainable(&board, mv, score, ply0 + i, min_ply) {
                     self.filtered += 1;
                     continue;
                 }
@@ -495,7 +495,8 @@ pub fn learning_rate(cfg: &Config, done: f64, total: f64) -> f32 {
 }
 
 /// Trains for the epochs `trainer.epoch..cfg.epochs`, writing `loss.csv`, `checkpoint.bin`
-/// and quantised networks into `dir`, and a progress line per epoch to `log`.
+/// and quantised networks into `dir`, and a line per epoch to `log`; `progress` hears of every
+/// batch (batches done, batches in the whole run, the epoch's mean loss so far).
 pub fn run(
     trainer: &mut Trainer,
     train: &[Sample],
@@ -503,6 +504,7 @@ pub fn run(
     cfg: &Config,
     dir: &Path,
     log: &mut dyn Write,
+    progress: &mut dyn FnMut(usize, usize, f64),
 ) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     let csv_path = dir.join("loss.csv");
@@ -534,6 +536,12 @@ pub fn run(
                 cfg.epochs as f64,
             );
             loss_sum += trainer.train_batch(&batch, cfg, lr) as f64 * batch.len() as f64;
+            let done = b * cfg.batch + batch.len();
+            progress(
+                trainer.epoch * batches + b + 1,
+                cfg.epochs * batches,
+                loss_sum / done as f64,
+            );
         }
         let secs = clock.elapsed().as_secs_f64().max(1e-9);
         trainer.epoch += 1;
@@ -607,6 +615,190 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)
+}
+
+/// Train the network on datagen's files (viriformat or text, told apart by content)
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Data files
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Folder for loss.csv, loss.png, checkpoint.bin and net.nnue
+    #[arg(long, value_name = "DIR")]
+    pub out: std::path::PathBuf,
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub epochs: u64,
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
+    pub batch: u64,
+    /// Learning rate at the start (cosine decay to --lr-end)
+    #[arg(long, default_value_t = 0.001, value_parser = within(1e-9, 1.0))]
+    pub lr: f64,
+    #[arg(long, default_value_t = 0.00001, value_parser = within(0.0, 1.0))]
+    pub lr_end: f64,
+    /// AdamW weight decay
+    #[arg(long, default_value_t = 0.01, value_parser = within(0.0, 1.0))]
+    pub wd: f64,
+    /// Weight of the game result in the target (the rest: sigmoid(score / 400))
+    #[arg(long, default_value_t = 0.5, value_parser = within(0.0, 1.0))]
+    pub lambda: f64,
+    /// Threads (default: all logical cores)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: Option<u64>,
+    /// Share of the games held out for the validation loss
+    #[arg(long, default_value_t = 0.05, value_parser = within(0.0, 0.9))]
+    pub val_frac: f64,
+    /// Positions before this ply are left out
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub min_ply: u32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write DIR/epoch-N.nnue every N epochs (0: only net.nnue)
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=100_000))]
+    pub save_every: u64,
+    /// Go on from DIR/checkpoint.bin
+    #[arg(long)]
+    pub resume: bool,
+    /// Add the left-right mirror of every training position
+    #[arg(long)]
+    pub mirror: bool,
+    /// No progress on stderr (the per-epoch lines too)
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A clap value parser for a float in `lo..=hi`.
+fn within(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
+    move |s: &str| match s.parse::<f64>() {
+        Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+        _ => Err(format!("a number from {lo} to {hi}")),
+    }
+}
+
+/// `lazuli train`: the command.
+pub fn command(args: Args) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let cfg = Config {
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
+        lr: args.lr as f32,
+        lr_end: args.lr_end as f32,
+        weight_decay: args.wd as f32,
+        lambda: args.lambda as f32,
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        ),
+        seed: args.seed,
+        save_every: args.save_every as usize,
+    };
+    let log = super::progress::Progress::lines(args.quiet);
+    let clock = Instant::now();
+    let mut data = Dataset::default();
+    for f in &args.files {
+        // viriformat or text, told apart by the first 32 bytes.
+        let mut head = [0u8; 32];
+        let binary = std::fs::File::open(f)
+            .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
+            .is_ok_and(|n| crate::tools::data::looks_binary(&head[..n]));
+        let read = std::fs::File::open(f)
+            .map_err(|e| e.to_string())
+            .and_then(|file| {
+                let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+                if binary {
+                    data.read_games(&mut r, args.min_ply as usize)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                } else {
+                    data.read_text(r, args.min_ply).map_err(|e| e.to_string())
+                }
+            });
+        if let Err(e) = read {
+            eprintln!("lazuli train: cannot read {f}: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    log.log(&format!(
+        "read {} positions from {} games in {:.1} s ({} left out by filters, {} bad lines)",
+        data.samples.len(),
+        data.game_starts.len(),
+        clock.elapsed().as_secs_f64(),
+        data.filtered,
+        data.bad_lines
+    ));
+    let (mut train, val, hce) = data.split(args.val_frac);
+    if args.mirror {
+        let n = train.len();
+        train.extend_from_within(..);
+        for s in &mut train[n..] {
+            *s = s.mirrored();
+        }
+    }
+    if train.is_empty() {
+        eprintln!("lazuli train: no training positions");
+        return ExitCode::from(2);
+    }
+    log.log(&format!(
+        "training on {}, validating on {} (loss of the hand-written evaluation there: {:.6})",
+        train.len(),
+        val.len(),
+        eval_loss(&val, &hce, cfg.lambda)
+    ));
+    let mut trainer = Trainer::new(FloatNet::random(cfg.seed));
+    if args.resume {
+        match std::fs::read(args.out.join("checkpoint.bin"))
+            .map_err(|e| e.to_string())
+            .and_then(|b| Trainer::from_checkpoint(&b))
+        {
+            Ok(t) => {
+                log.log(&format!("resuming after epoch {}", t.epoch));
+                trainer = t;
+            }
+            Err(e) => {
+                eprintln!(
+                    "lazuli train: cannot resume from {}: {e}",
+                    args.out.display()
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let bar = super::progress::Progress::new(
+        (cfg.epochs * train.len().div_ceil(cfg.batch)) as u64,
+        "batches",
+        args.quiet,
+    );
+    let batches_per_epoch = train.len().div_ceil(cfg.batch).max(1);
+    let mut progress = |done: usize, total: usize, loss: f64| {
+        if done.is_multiple_of(16) || done == total {
+            let epoch = (done - 1) / batches_per_epoch + 1;
+            bar.update(
+                done as u64,
+                format!("epoch {epoch}/{} loss {loss:.6}", cfg.epochs),
+            );
+        }
+    };
+    // The per-epoch lines go above the bar (or to stderr without one).
+    let mut epoch_lines = bar.clone();
+    let result = run(
+        &mut trainer,
+        &train,
+        &val,
+        &cfg,
+        &args.out,
+        &mut epoch_lines,
+        &mut progress,
+    );
+    bar.finish();
+    match result {
+        Ok(()) => {
+            println!("{}", args.out.join("net.nnue").display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("lazuli train: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 #[cfg(test)]

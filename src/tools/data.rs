@@ -381,6 +381,42 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
             .is_some_and(|h| unpack(h).is_ok())
 }
 
+/// Training data files
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: DataCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum DataCommand {
+    /// Games, positions, results and a score histogram of viriformat files
+    Stats {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+}
+
+/// `lazuli data ...`: the command.
+pub fn command(args: Args) -> std::process::ExitCode {
+    let DataCommand::Stats { files } = args.command;
+    let mut stats = Stats::default();
+    for path in &files {
+        let read = std::fs::File::open(path)
+            .map_err(DataError::Io)
+            .and_then(|f| {
+                let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+                for_each_game(&mut r, |g| stats.add(&g, 16))
+            });
+        if let Err(e) = read {
+            eprintln!("lazuli data: {path}: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    }
+    print!("{}", stats.report());
+    std::process::ExitCode::SUCCESS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -421,7 +457,7 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         ];
-        let mut rng = crate::datagen::Rng::new(9);
+        let mut rng = crate::tools::datagen::Rng::new(9);
         let mut games = Vec::new();
         for (i, fen) in fens.iter().cycle().take(40).enumerate() {
             let start = Board::from_fen(fen, false).unwrap();

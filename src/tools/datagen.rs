@@ -9,17 +9,17 @@
 //! `WIN_PLIES` plies on a score of at least `WIN_SCORE`, a draw once the score has stayed within
 //! `DRAW_SCORE` for `DRAW_PLIES` plies after `DRAW_MIN_PLY`.
 //!
-//! Output ([`Format`]): viriformat (the default; `crate::data`), every ply of every game with
+//! Output ([`Format`]): viriformat (the default; `crate::tools::data`), every ply of every game with
 //! its move and white-relative score, filtered only when training; or text, one line per
 //! position `<FEN> | <score> | <result>` (white's point of view, result 1.0 / 0.5 / 0.0), where
 //! positions in check, those whose best move takes or promotes, and those with a mate or
 //! tablebase score are left out.
 
 use crate::chess::{Board, Color, Move, STARTPOS};
-use crate::data;
 use crate::eval::Evaluator;
 use crate::search::{Job, Limits, Worker};
 use crate::tb::Prober;
+use crate::tools::data;
 use crate::tt::Table;
 use std::io::Write;
 use std::sync::Arc;
@@ -62,7 +62,7 @@ pub struct Config {
 /// How games are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// viriformat: every ply, binary (`crate::data`).
+    /// viriformat: every ply, binary (`crate::tools::data`).
     Viri,
     /// `<FEN> | <score> | <result>` lines for the positions that pass the generation filters.
     Text,
@@ -327,14 +327,35 @@ pub struct Totals {
     pub black_wins: u64,
 }
 
+impl Totals {
+    /// The progress line after `secs` seconds of a run of `target` games.
+    pub fn line(&self, secs: f64, target: u64) -> String {
+        let secs = secs.max(1e-3);
+        let rate = self.games as f64 / secs;
+        let eta = target.saturating_sub(self.games) as f64 / rate.max(1e-9);
+        format!(
+            "games {} positions {} (+{} ={} -{})  {:.1} games/s {:.0} positions/s  ETA {}h{:02}m",
+            self.games,
+            self.positions,
+            self.white_wins,
+            self.draws,
+            self.black_wins,
+            rate,
+            self.positions as f64 / secs,
+            (eta / 3600.0) as u64,
+            ((eta % 3600.0) / 60.0) as u64
+        )
+    }
+}
+
 /// Plays `config.games` games on `config.threads` threads and writes their positions to `out`
-/// as each game ends; progress goes to `progress` every `report_every` games.
+/// as each game ends; `progress` is called after every game written with the totals and the
+/// seconds since the start.
 pub fn run(
     config: &Config,
     tb: Option<Arc<Prober>>,
     out: &mut dyn Write,
-    progress: &mut dyn Write,
-    report_every: u64,
+    progress: &mut dyn FnMut(&Totals, f64),
 ) -> Result<Totals, String> {
     let started = AtomicU64::new(0);
     let (tx, rx) = crossbeam_channel::bounded::<data::Game>(64);
@@ -405,25 +426,7 @@ pub fn run(
                 data::BLACK_WIN => totals.black_wins += 1,
                 _ => totals.draws += 1,
             }
-            if report_every > 0 && totals.games.is_multiple_of(report_every) {
-                let secs = clock.elapsed().as_secs_f64().max(1e-3);
-                let rate = totals.games as f64 / secs;
-                let eta = config.games.saturating_sub(totals.games) as f64 / rate.max(1e-9);
-                let _ = writeln!(
-                    progress,
-                    "games {} positions {} (+{} ={} -{})  {:.1} games/s {:.0} positions/s  \
-                     ETA {}h{:02}m",
-                    totals.games,
-                    totals.positions,
-                    totals.white_wins,
-                    totals.draws,
-                    totals.black_wins,
-                    rate,
-                    totals.positions as f64 / secs,
-                    (eta / 3600.0) as u64,
-                    ((eta % 3600.0) / 60.0) as u64
-                );
-            }
+            progress(&totals, clock.elapsed().as_secs_f64());
         }
     });
     if let Some(e) = write_error {
@@ -431,6 +434,181 @@ pub fn run(
     }
     out.flush().map_err(|e| e.to_string())?;
     Ok(totals)
+}
+
+/// Self-play games for training, appended to a file
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The file the games are appended to (a partial last game is cut off first)
+    #[arg(long, value_name = "FILE")]
+    pub out: String,
+    /// Games to play
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=u64::MAX / 2))]
+    pub games: u64,
+    /// Hard node limit per move
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=1 << 40))]
+    pub nodes: u64,
+    /// Soft node limit: each search stops after the iteration that passes it
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1 << 36))]
+    pub soft_nodes: Option<u64>,
+    /// Games played at once
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub threads: u64,
+    /// Openings (EPD: the first four fields of each line); without it, the start position
+    #[arg(long, value_name = "EPD")]
+    pub book: Option<String>,
+    /// Random legal moves after the opening
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=100))]
+    pub random_plies: u64,
+    /// Seed (a run is deterministic for a seed and thread count)
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Syzygy directories, ':'-separated, for adjudication
+    #[arg(long, value_name = "DIRS")]
+    pub syzygy: Option<String>,
+    /// Hash per game, MiB
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub hash: u64,
+    /// Output format: viri (every ply, binary) or text ('<FEN> | <score> | <result>')
+    #[arg(long, default_value = "viri", value_parser = ["viri", "viriformat", "text"])]
+    pub format: String,
+    /// The evaluation: <hce>, <embedded>, <default> or a network file
+    #[arg(long, default_value = "<default>", value_name = "FILE")]
+    pub net: String,
+    /// No progress on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `lazuli datagen`: the command.
+pub fn command(args: Args) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let usage = |msg: String| {
+        eprintln!("lazuli datagen: {msg}");
+        ExitCode::from(2)
+    };
+    let eval = match super::evaluator(&args.net) {
+        Ok(e) => e,
+        Err(e) => return usage(format!("--net {e}")),
+    };
+    let mut config = Config {
+        games: args.games,
+        nodes: args.nodes,
+        soft_nodes: args.soft_nodes,
+        threads: args.threads as usize,
+        random_plies: args.random_plies as usize,
+        seed: args.seed,
+        hash_mib: args.hash,
+        format: if args.format == "text" {
+            Format::Text
+        } else {
+            Format::Viri
+        },
+        eval,
+        ..Config::default()
+    };
+    if let Some(path) = &args.book {
+        match std::fs::read_to_string(path) {
+            Ok(text) => {
+                // EPD lines: the first four fields are the position; move counters are added.
+                for line in text.lines() {
+                    let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+                    if fields.len() < 4 {
+                        continue;
+                    }
+                    let fen = format!("{} 0 1", fields.join(" "));
+                    if Board::from_fen(&fen, false).is_ok() {
+                        config.book.push(fen);
+                    }
+                }
+                if config.book.is_empty() {
+                    return usage(format!("{path} holds no usable position"));
+                }
+            }
+            Err(e) => return usage(format!("cannot read {path}: {e}")),
+        }
+    }
+    let tb = match &args.syzygy {
+        None => None,
+        Some(dirs) => {
+            let loaded = crate::tb::load(dirs);
+            for e in &loaded.errors {
+                eprintln!("lazuli datagen: {e}");
+            }
+            match loaded.prober {
+                Some(p) => Some(Arc::new(p)),
+                None => return usage(format!("no tablebases found in {dirs}")),
+            }
+        }
+    };
+    let out_path = &args.out;
+    // A run stopped while writing leaves at most a partial last game; cut it off before
+    // appending, so the file stays readable.
+    if config.format == Format::Viri
+        && let Ok(bytes) = std::fs::read(out_path)
+    {
+        match data::complete_prefix(&bytes) {
+            Ok(n) if n < bytes.len() => {
+                eprintln!(
+                    "lazuli datagen: {out_path} ends in a partial game; cutting {} bytes",
+                    bytes.len() - n
+                );
+                let cut = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(out_path)
+                    .and_then(|f| f.set_len(n as u64));
+                if let Err(e) = cut {
+                    eprintln!("lazuli datagen: cannot repair {out_path}: {e}");
+                    return ExitCode::from(1);
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("lazuli datagen: {out_path} is not viriformat data ({e}); not appending");
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let file = match std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out_path)
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("lazuli datagen: cannot open {out_path}: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut out = std::io::BufWriter::new(file);
+    let bar = super::progress::Progress::new(config.games, "games", args.quiet);
+    // Without a bar (a log file), a line every 1% of the games, at most every 1,000.
+    let every = (config.games / 100).clamp(1, 1000);
+    let mut progress = |t: &Totals, secs: f64| {
+        let line = t.line(secs, config.games);
+        if bar.has_bar() {
+            let rest = line.split_once("  ").map_or("", |(_, r)| r);
+            let rest = rest.rsplit_once("  ETA").map_or(rest, |(r, _)| r);
+            bar.update(t.games, format!("{} positions  {rest}", t.positions));
+        } else if t.games.is_multiple_of(every) {
+            bar.log(&line);
+        }
+    };
+    let result = run(&config, tb, &mut out, &mut progress);
+    bar.finish();
+    match result {
+        Ok(t) => {
+            println!(
+                "{} games, {} positions (white {} draws {} black {}) -> {out_path}",
+                t.games, t.positions, t.white_wins, t.draws, t.black_wins
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("lazuli datagen: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -497,13 +675,23 @@ mod tests {
         };
         let mut out = Vec::new();
         let mut progress = Vec::new();
-        let totals = run(&config, None, &mut out, &mut progress, 1).unwrap();
+        let totals = run(&config, None, &mut out, &mut |t: &Totals, secs| {
+            progress.push(t.line(secs, config.games))
+        })
+        .unwrap();
         assert_eq!(totals.games, 3);
         assert_eq!(totals.white_wins + totals.draws + totals.black_wins, 3);
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count() as u64, totals.positions);
         assert!(totals.positions > 10);
-        assert_eq!(String::from_utf8(progress).unwrap().lines().count(), 3);
+        // One progress call per game, counting up, and its line names the count.
+        assert_eq!(progress.len(), 3);
+        for (i, line) in progress.iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("games {} positions", i + 1)),
+                "{line}"
+            );
+        }
         for line in text.lines() {
             let parts: Vec<&str> = line.split(" | ").collect();
             assert_eq!(parts.len(), 3, "{line}");
@@ -526,7 +714,7 @@ mod tests {
         };
         let run_once = || {
             let mut out = Vec::new();
-            let totals = run(&config, None, &mut out, &mut Vec::new(), 0).unwrap();
+            let totals = run(&config, None, &mut out, &mut |_: &Totals, _| {}).unwrap();
             (out, totals)
         };
         let (a, totals) = run_once();

@@ -14,9 +14,9 @@
 //! `lambda * result + (1 - lambda) * sigmoid(K * score)`. Positions in check or with a capture
 //! that wins material are skipped: their static evaluation says little about the game.
 
-use super::hce::{self, ALL_TERMS, PSQT, Sink, TEMPO};
 use crate::chess::movegen::{CAPTURES, generate};
 use crate::chess::{Board, Color, MoveList};
+use crate::eval::hce::{self, ALL_TERMS, PSQT, Sink, TEMPO};
 
 /// One traced position: the fixed part of the score, the phase, and a slice of the shared
 /// term counts.
@@ -287,7 +287,8 @@ impl DataSet {
     }
 
     /// Full-batch gradient descent (Adam) on the weights over entries `range`; weights whose
-    /// `frozen` flag is set keep their start values.
+    /// `frozen` flag is set keep their start values. `progress` hears of every epoch, with the
+    /// error on `range` every twentieth of the run.
     pub fn tune(
         &self,
         start: &[(f32, f32)],
@@ -295,13 +296,15 @@ impl DataSet {
         options: &Options,
         frozen: &[bool],
         range: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(usize, Option<f64>),
     ) -> Weights {
+        let report_every = (options.epochs / 20).max(1);
         let mut w = start.to_vec();
         let mut m = vec![(0.0f32, 0.0f32); w.len()];
         let mut v = vec![(0.0f32, 0.0f32); w.len()];
         let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         let n = range.len().max(1) as f32;
-        let entries = &self.entries[range];
+        let entries = &self.entries[range.clone()];
         let chunk = entries.len().div_ceil(options.threads.max(1)).max(1);
         for epoch in 1..=options.epochs {
             let parts: Vec<Vec<(f64, f64)>> = std::thread::scope(|s| {
@@ -345,6 +348,9 @@ impl DataSet {
                 step(gm, &mut w[i].0, &mut m[i].0, &mut v[i].0);
                 step(ge, &mut w[i].1, &mut m[i].1, &mut v[i].1);
             }
+            let error = (epoch % report_every == 0 || epoch == options.epochs)
+                .then(|| self.error(&w, k, range.clone()));
+            progress(epoch, error);
         }
         w
     }
@@ -409,7 +415,7 @@ fn format_psqt(w: &[(f32, f32)]) -> String {
 
 /// `lazuli texel FILE`: trace, fit K, tune, print the error before and after on a held-out
 /// tenth of the positions, and the new tables in the source's layout.
-pub fn run(text: &str, options: &Options) -> String {
+pub fn run(text: &str, options: &Options, progress: &mut dyn FnMut(usize, Option<f64>)) -> String {
     let (mut set, skipped) = DataSet::parse(text);
     let mut out = format!(
         "positions {} (skipped: {} malformed, {} in check, {} with a winning capture)\n",
@@ -437,7 +443,7 @@ pub fn run(text: &str, options: &Options) -> String {
         set.error(&w0, k, test.clone()),
     );
     let frozen: Vec<bool> = (0..ALL_TERMS).map(|i| i >= PSQT && !options.psqt).collect();
-    let w = set.tune(&w0, k, options, &frozen, train.clone());
+    let w = set.tune(&w0, k, options, &frozen, train.clone(), progress);
     let after = (set.error(&w, k, train), set.error(&w, k, test));
     out.push_str(&format!(
         "K {k:.3} lambda {}\nerror before: train {:.6} held-out {:.6}\nerror after:  train {:.6} held-out {:.6}\n",
@@ -456,6 +462,86 @@ pub fn run(text: &str, options: &Options) -> String {
         out.push_str(&format_psqt(&w));
     }
     out
+}
+
+/// Tune the hand-written evaluation's weights on '<FEN> | [<score> |] <result>' lines
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The positions (datagen --format text, scripts/texel_data.py)
+    pub file: String,
+    /// Epochs of full-batch gradient descent
+    #[arg(default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub epochs: u64,
+    /// Tune the material and piece-square tables too
+    #[arg(long)]
+    pub psqt: bool,
+    /// Weight of the game result in the target (0..1)
+    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+    pub lambda: f32,
+    /// L2 pull towards the start values (0..1)
+    #[arg(long, default_value_t = 0.0, value_parser = unit_interval)]
+    pub l2: f32,
+    /// Adam's step size (above 0, at most 100)
+    #[arg(long, default_value_t = 0.5, value_parser = rate)]
+    pub rate: f32,
+    /// Gradient threads (default: all logical cores)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// No progress on stderr
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn unit_interval(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("a number from 0 to 1".to_string()),
+    }
+}
+
+fn rate(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(x) if x > 0.0 && x <= 100.0 => Ok(x),
+        _ => Err("a number above 0, at most 100".to_string()),
+    }
+}
+
+/// `lazuli texel`: the command.
+pub fn command(args: Args) -> std::process::ExitCode {
+    let options = Options {
+        epochs: args.epochs as usize,
+        psqt: args.psqt,
+        lambda: args.lambda,
+        l2: args.l2,
+        rate: args.rate,
+        threads: args.threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |t| t as usize,
+        ),
+    };
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("lazuli texel: cannot read {}: {e}", args.file);
+            return std::process::ExitCode::from(1);
+        }
+    };
+    let bar = super::progress::Progress::new(args.epochs, "epochs", args.quiet);
+    let mut progress = |epoch: usize, error: Option<f64>| {
+        if let Some(e) = error {
+            if bar.has_bar() {
+                bar.update(epoch as u64, format!("train error {e:.6}"));
+            } else {
+                bar.log(&format!("epoch {epoch}/{} train error {e:.6}", args.epochs));
+            }
+        } else {
+            bar.advance(epoch as u64);
+        }
+    };
+    let report = run(&text, &options, &mut progress);
+    bar.finish();
+    print!("{report}");
+    std::process::ExitCode::SUCCESS
 }
 
 #[cfg(test)]
@@ -553,11 +639,11 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0-1
             epochs: 50,
             ..Options::default()
         };
-        let w = set.tune(&w0, 1.0, &options, &frozen, 0..set.len());
+        let w = set.tune(&w0, 1.0, &options, &frozen, 0..set.len(), &mut |_, _| {});
         assert_eq!(&w[PSQT..], &w0[PSQT..]);
         assert_ne!(w[hce::BISHOP_PAIR], w0[hce::BISHOP_PAIR]);
         // With the tables free too, some entry moves.
-        let w = set.tune(&w0, 1.0, &options, &[], 0..set.len());
+        let w = set.tune(&w0, 1.0, &options, &[], 0..set.len(), &mut |_, _| {});
         assert_ne!(&w[PSQT..], &w0[PSQT..]);
     }
 
@@ -579,7 +665,7 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 0-1
             threads: 2,
             ..Options::default()
         };
-        let w = set.tune(&w0, 1.0, &options, &[], 0..set.len());
+        let w = set.tune(&w0, 1.0, &options, &[], 0..set.len(), &mut |_, _| {});
         assert!(w[hce::BISHOP_PAIR].1 > w0[hce::BISHOP_PAIR].1 + 20.0);
         assert!(set.error(&w, 1.0, 0..400) < set.error(&w0, 1.0, 0..400));
     }
