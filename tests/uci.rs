@@ -384,6 +384,24 @@ fn speedtest_reports_and_stops_on_request() {
 }
 
 #[test]
+fn stop_belongs_to_the_search_queued_before_it() {
+    // `go infinite` sent while the previous search is still ending waits in the queue; a
+    // `stop` right behind it must stop that search, not the one that was ending (which
+    // would leave the infinite search running).
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for _ in 0..30 {
+        e.send("go depth 2");
+        e.send("go infinite");
+        e.send("stop");
+        e.bestmove(SECS);
+        e.bestmove(SECS);
+    }
+    e.send("isready");
+    e.read_until(|l| l == "readyok", SECS);
+}
+
+#[test]
 fn readyok_after_bestmove_follows_the_commands_sent_before_it() {
     // bestmove is printed by the searcher before the coordinator hears the search is over; a
     // GUI that answers bestmove at once must still see its next commands take effect before

@@ -177,17 +177,35 @@ impl Coordinator {
         self.quit();
     }
 
-    /// Applies queued commands until one of them starts a search again.
+    /// Applies queued commands until one of them starts a search again; the rest are then
+    /// taken as if they had just arrived during that search (a queued `stop` stops it).
     fn drain_queue(&mut self) -> bool {
         while self.searching.is_none() {
             let Some((l, at)) = self.queued.pop_front() else {
-                break;
+                return true;
             };
             if !self.apply(&l, at) {
                 return false;
             }
         }
+        let rest = std::mem::take(&mut self.queued);
+        for (l, at) in rest {
+            if !self.on_line(&l, at) {
+                return false;
+            }
+        }
         true
+    }
+
+    /// Whether a command that starts a search or a tool waits in the queue: a `stop` or
+    /// `ponderhit` read now belongs to it, not to the search that is ending.
+    fn job_queued(&self) -> bool {
+        self.queued.iter().any(|(l, _)| {
+            matches!(
+                parse::parse(l),
+                Ok(Some(Command::Go(_) | Command::Speedtest { .. }))
+            )
+        })
     }
 
     /// Returns false on `quit`.
@@ -196,6 +214,9 @@ impl Coordinator {
             return self.apply(line, at);
         };
         match parse::parse(line) {
+            Ok(Some(Command::Stop | Command::PonderHit)) if self.job_queued() => {
+                self.queued.push_back((line.to_string(), at))
+            }
             Ok(Some(Command::Stop)) => control.stop.store(true, Ordering::Relaxed),
             Ok(Some(Command::PonderHit)) => control.ponderhit_at(at),
             // Once the answer is out, the GUI may have sent commands after reading it: readyok
