@@ -493,8 +493,10 @@ fn null_move_verification_finds_the_zugzwang_move() {
     // wins by 1...Nxd5!, which works because White is in zugzwang afterwards. With the
     // current evaluation the search finds it at depth 17 (and prefers 1...Rd8 again at
     // 18-24); with null-move verification switched off (NMP_VERIFY_DEPTH 99) it plays 1...Rd8
-    // at every depth from 9 to 22, so this depth tells the two apart. An evaluation or search
-    // change may move the depth; re-check both builds before changing it.
+    // at every depth from 9 to 22, so this depth tells the two apart. Those depths were
+    // measured with the hand-written evaluation, so the test runs with it (the search is what
+    // is tested); a search change may move the depth: re-check both builds before changing it.
+    e.send("setoption name EvalFile value <hce>");
     e.send("position fen 8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1");
     e.send("go depth 17");
     let (mv, _) = e.bestmove(SECS);
@@ -658,6 +660,8 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
 
     let mut e = Engine::start();
     e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let default = eval_cp(&mut e);
+    e.send("setoption name EvalFile value <hce>");
     let hce = eval_cp(&mut e);
     e.send(&format!(
         "setoption name EvalFile value {}",
@@ -666,6 +670,18 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
     let net = eval_cp(&mut e);
     e.send("setoption name EvalFile value <embedded>");
     assert_eq!(eval_cp(&mut e), net, "the file and the embedded copy agree");
+    let expected_default = if lazuli::eval::NETWORK_IS_DEFAULT {
+        net
+    } else {
+        hce
+    };
+    assert_eq!(default, expected_default, "the default evaluation");
+    e.send("setoption name EvalFile value <default>");
+    assert_eq!(
+        eval_cp(&mut e),
+        expected_default,
+        "<default> selects it again"
+    );
     for bad in ["corrupt.nnue", "short.nnue", "text.nnue", "missing.nnue"] {
         let set = format!("setoption name EvalFile value {}", dir.join(bad).display());
         let (errors, lines) = error_lines(&mut e, &set);

@@ -18,10 +18,10 @@ pub enum Evaluator {
     Nnue(Arc<nnue::Network>),
 }
 
-/// Whether the embedded network is the default evaluation. It becomes so only once a network
-/// has beaten the hand-written evaluation in an SPRT (see `nets/README.md`); until then the
-/// network is there to be chosen (`EvalFile <embedded>`), measured and trained further.
-pub const NETWORK_IS_DEFAULT: bool = false;
+/// Whether the embedded network is the default evaluation: true since gen0 candidate 4 beat the
+/// hand-written evaluation in an SPRT (see `nets/README.md`). `EvalFile <hce>` still selects
+/// the hand-written one.
+pub const NETWORK_IS_DEFAULT: bool = true;
 
 impl Default for Evaluator {
     fn default() -> Self {
