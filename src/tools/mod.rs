@@ -28,3 +28,14 @@ pub fn evaluator(name: &str) -> Result<Evaluator, String> {
             .map_err(|e| format!("{path}: {e}")),
     }
 }
+
+/// A clap value parser for a number in `lo..=hi`, whose error names the range.
+pub fn ranged<T>(lo: T, hi: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    move |s: &str| match s.parse::<T>() {
+        Ok(x) if lo <= x && x <= hi => Ok(x),
+        _ => Err(format!("a number from {lo} to {hi}")),
+    }
+}

@@ -417,13 +417,13 @@ pub fn scaling_line(r: &ScalingRow) -> String {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Threads (default: all logical cores)
-    #[arg(long, value_parser = threads_arg)]
+    #[arg(long, value_parser = super::ranged(1, crate::uci::options::MAX_THREADS))]
     pub threads: Option<usize>,
     /// Hash, MiB (default: 128 per thread, at most half the memory)
-    #[arg(long, value_parser = hash_arg)]
+    #[arg(long, value_parser = super::ranged(1, crate::uci::options::MAX_HASH_MIB))]
     pub hash: Option<u64>,
     /// Seconds in all
-    #[arg(long, default_value_t = 150.0, value_parser = seconds_arg)]
+    #[arg(long, default_value_t = 150.0, value_parser = super::ranged(0.1, 86_400.0))]
     pub seconds: f64,
     /// The same at 1, 2, 4, ... threads, with nps efficiency and time to --depth, charted
     #[arg(long)]
@@ -440,29 +440,6 @@ pub struct Args {
     /// No per-game lines on stderr
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-fn threads_arg(s: &str) -> Result<usize, String> {
-    let max = crate::uci::options::MAX_THREADS;
-    s.parse()
-        .ok()
-        .filter(|t| (1..=max).contains(t))
-        .ok_or(format!("a number from 1 to {max}"))
-}
-
-fn hash_arg(s: &str) -> Result<u64, String> {
-    let max = crate::uci::options::MAX_HASH_MIB;
-    s.parse()
-        .ok()
-        .filter(|h| (1..=max).contains(h))
-        .ok_or(format!("a number from 1 to {max}"))
-}
-
-fn seconds_arg(s: &str) -> Result<f64, String> {
-    s.parse()
-        .ok()
-        .filter(|x| (0.1..=86_400.0).contains(x))
-        .ok_or("a number from 0.1 to 86400".to_string())
 }
 
 fn numa_arg(s: &str) -> Result<Policy, String> {

@@ -476,10 +476,10 @@ pub struct Args {
     #[arg(long)]
     pub psqt: bool,
     /// Weight of the game result in the target (0..1)
-    #[arg(long, default_value_t = 1.0, value_parser = unit_interval)]
+    #[arg(long, default_value_t = 1.0, value_parser = super::ranged(0.0f32, 1.0))]
     pub lambda: f32,
     /// L2 pull towards the start values (0..1)
-    #[arg(long, default_value_t = 0.0, value_parser = unit_interval)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::ranged(0.0f32, 1.0))]
     pub l2: f32,
     /// Adam's step size (above 0, at most 100)
     #[arg(long, default_value_t = 0.5, value_parser = rate)]
@@ -490,13 +490,6 @@ pub struct Args {
     /// No progress on stderr
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-fn unit_interval(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err("a number from 0 to 1".to_string()),
-    }
 }
 
 fn rate(s: &str) -> Result<f32, String> {

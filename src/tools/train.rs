@@ -631,21 +631,21 @@ pub struct Args {
     #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u64).range(1..=1 << 24))]
     pub batch: u64,
     /// Learning rate at the start (cosine decay to --lr-end)
-    #[arg(long, default_value_t = 0.001, value_parser = within(1e-9, 1.0))]
+    #[arg(long, default_value_t = 0.001, value_parser = super::ranged(1e-9, 1.0))]
     pub lr: f64,
-    #[arg(long, default_value_t = 0.00001, value_parser = within(0.0, 1.0))]
+    #[arg(long, default_value_t = 0.00001, value_parser = super::ranged(0.0, 1.0))]
     pub lr_end: f64,
     /// AdamW weight decay
-    #[arg(long, default_value_t = 0.01, value_parser = within(0.0, 1.0))]
+    #[arg(long, default_value_t = 0.01, value_parser = super::ranged(0.0, 1.0))]
     pub wd: f64,
     /// Weight of the game result in the target (the rest: sigmoid(score / 400))
-    #[arg(long, default_value_t = 0.5, value_parser = within(0.0, 1.0))]
+    #[arg(long, default_value_t = 0.5, value_parser = super::ranged(0.0, 1.0))]
     pub lambda: f64,
     /// Threads (default: all logical cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
     /// Share of the games held out for the validation loss
-    #[arg(long, default_value_t = 0.05, value_parser = within(0.0, 0.9))]
+    #[arg(long, default_value_t = 0.05, value_parser = super::ranged(0.0, 0.9))]
     pub val_frac: f64,
     /// Positions before this ply are left out
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1000))]
@@ -664,14 +664,6 @@ pub struct Args {
     /// No progress on stderr (the per-epoch lines too)
     #[arg(long, short)]
     pub quiet: bool,
-}
-
-/// A clap value parser for a float in `lo..=hi`.
-fn within(lo: f64, hi: f64) -> impl Fn(&str) -> Result<f64, String> + Clone {
-    move |s: &str| match s.parse::<f64>() {
-        Ok(x) if (lo..=hi).contains(&x) => Ok(x),
-        _ => Err(format!("a number from {lo} to {hi}")),
-    }
 }
 
 /// `lazuli train`: the command.
