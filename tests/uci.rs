@@ -204,6 +204,36 @@ fn searches_and_reports() {
     assert!(lines.last().unwrap().contains(" ponder "), "{lines:?}");
 }
 
+/// The last PV a GUI reads before `bestmove` starts with the move played, even when the
+/// search stops inside an iteration that changed its mind or another searcher's result wins
+/// the vote (tournament managers warn otherwise). The build before this check disagreed on 5
+/// of these 40 searches.
+#[test]
+fn last_pv_starts_with_the_move_played() {
+    let book = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/books/openings.epd"),
+    )
+    .expect("tests/data/books/openings.epd");
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 3");
+    e.send("setoption name Hash value 16");
+    let mut searched = 0;
+    for fen in book.lines().map(str::trim).filter(|l| !l.is_empty()).take(40) {
+        e.send(&format!("position fen {fen}"));
+        e.send("go movetime 40");
+        let (mv, lines) = e.bestmove(SECS);
+        let last_pv = lines
+            .iter()
+            .rev()
+            .find_map(|l| l.split(" pv ").nth(1))
+            .and_then(|pv| pv.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no PV before bestmove: {lines:?}"));
+        assert_eq!(last_pv, mv, "{fen}: {lines:?}");
+        searched += 1;
+    }
+    assert_eq!(searched, 40);
+}
+
 #[test]
 fn isready_and_stop_during_infinite_search() {
     let mut e = Engine::start();

@@ -46,6 +46,10 @@ pub struct Worker {
     unflushed: u64,
     seldepth: usize,
     stopped: bool,
+    /// The first move of the PV in the last line reported for the best root move (main
+    /// searcher only): when the move finally chosen differs, its line is printed before
+    /// `bestmove`, so that the last PV a GUI saw starts with the move played.
+    reported: Move,
     /// `null_move[ply]`: the node at `ply` was reached by a null move.
     null_move: [bool; MAX_PLY + 2],
     /// Repetitions are searched for only above this index of `keys` (a null move breaks them).
@@ -78,6 +82,7 @@ impl Worker {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
+            reported: Move::NONE,
             null_move: [false; MAX_PLY + 2],
             rep_floor: 0,
             nmp_min_ply: 0,
@@ -111,6 +116,7 @@ impl Worker {
         self.nodes = 0;
         self.unflushed = 0;
         self.stopped = false;
+        self.reported = Move::NONE;
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.rep_floor = 0;
@@ -326,13 +332,28 @@ impl Worker {
     }
 
     fn info_line(&self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) -> String {
-        let c = &job.control;
         let rm = &self.root_moves[k];
-        let (mut score, d) = if rm.score > -INF {
+        let (score, d) = if rm.score > -INF {
             (rm.score, depth)
         } else {
             (rm.prev_score, (depth - 1).max(1))
         };
+        self.format_info(job, d, score, multipv, k, bound, &rm.pv)
+    }
+
+    /// One `info` line: depth `d`, `score` (from the side to move), PV `pv`.
+    #[allow(clippy::too_many_arguments)]
+    fn format_info(
+        &self,
+        job: &Job,
+        d: i32,
+        mut score: i32,
+        multipv: usize,
+        k: usize,
+        bound: &str,
+        pv: &[Move],
+    ) -> String {
+        let c = &job.control;
         // At a tablebase root the verdict is reported, unless the search proved a mate.
         if let Some(r) = &job.root_tb
             && score.abs() < MATE_BOUND
@@ -347,7 +368,7 @@ impl Worker {
         let ms = c.elapsed_ms();
         let nodes = c.total_nodes().max(self.nodes);
         let nps = nodes * 1000 / ms.max(1);
-        let pv: Vec<String> = rm.pv.iter().map(|m| m.to_uci(job.chess960)).collect();
+        let pv: Vec<String> = pv.iter().map(|m| m.to_uci(job.chess960)).collect();
         let mp = if multipv > 1 {
             format!(" multipv {}", k + 1)
         } else {
@@ -369,16 +390,38 @@ impl Worker {
         )
     }
 
-    fn report(&self, job: &Job, depth: i32, multipv: usize) {
+    fn report(&mut self, job: &Job, depth: i32, multipv: usize) {
         for k in 0..multipv {
             (job.output)(&self.info_line(job, depth, multipv, k, ""));
         }
+        self.reported = self.root_moves[0].pv.first().copied().unwrap_or(Move::NONE);
     }
 
-    fn report_bound(&self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) {
+    fn report_bound(&mut self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) {
         if self.is_main() && job.verbose && job.control.elapsed_ms() >= REPORT_BOUNDS_AFTER_MS {
             (job.output)(&self.info_line(job, depth, multipv, k, &format!(" {bound}")));
+            if k == 0 {
+                self.reported = self.root_moves[0].pv.first().copied().unwrap_or(Move::NONE);
+            }
         }
+    }
+
+    /// Called on the main searcher once the pool has chosen the result `r`: when the last PV
+    /// reported does not begin with `r`'s move (the search stopped inside an iteration that
+    /// changed its mind, or another searcher's result was chosen), `r`'s line is printed, so
+    /// the GUI's last PV starts with the move about to be played.
+    pub fn final_report(&self, job: &Job, r: &ThreadResult) {
+        if !self.is_main() || !job.verbose || r.best == Move::NONE || r.best == self.reported {
+            return;
+        }
+        let one = [r.best];
+        let pv: &[Move] = if r.pv.first() == Some(&r.best) {
+            &r.pv
+        } else {
+            &one
+        };
+        let multipv = job.multipv.clamp(1, self.root_moves.len().max(1));
+        (job.output)(&self.format_info(job, r.depth, r.score, multipv, 0, "", pv));
     }
 
     #[inline]

@@ -237,6 +237,9 @@ fn worker_loop(id: usize, rx: Receiver<Msg>) {
             let all: Vec<ThreadResult> = pj.results.lock().iter().flatten().cloned().collect();
             select(&all).cloned()
         };
+        if let Some(r) = &chosen {
+            worker.final_report(&pj.job, r);
+        }
         let done = pj.on_done.lock().take();
         pj.active.fetch_sub(1, Ordering::AcqRel);
         if let Some(done) = done {
