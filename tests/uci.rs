@@ -218,7 +218,12 @@ fn last_pv_starts_with_the_move_played() {
     e.send("setoption name Threads value 3");
     e.send("setoption name Hash value 16");
     let mut searched = 0;
-    for fen in book.lines().map(str::trim).filter(|l| !l.is_empty()).take(40) {
+    for fen in book
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(40)
+    {
         e.send(&format!("position fen {fen}"));
         e.send("go movetime 40");
         let (mv, lines) = e.bestmove(SECS);
@@ -427,6 +432,28 @@ fn stop_belongs_to_the_search_queued_before_it() {
         e.bestmove(SECS);
         e.bestmove(SECS);
     }
+    e.send("isready");
+    e.read_until(|l| l == "readyok", SECS);
+    // It belongs to the running search as well: a GUI that sends a second `go infinite` (or
+    // `go ponder`) without stopping the first must still get both answers from one `stop`
+    // (the build before left the first search running until `quit`).
+    for first in ["go infinite", "go ponder", "go infinite"] {
+        e.send(first);
+        e.send("position startpos moves e2e4");
+        e.send("go infinite");
+        std::thread::sleep(Duration::from_millis(50));
+        e.send("stop");
+        e.bestmove(Duration::from_secs(10));
+        e.bestmove(Duration::from_secs(10));
+        e.send("position startpos");
+    }
+    // ... and a `ponderhit` to the pondering one, with the queued search then stopped.
+    e.send("go ponder wtime 300 btime 300");
+    e.send("go infinite");
+    e.send("ponderhit");
+    e.bestmove(Duration::from_secs(10));
+    e.send("stop");
+    e.bestmove(Duration::from_secs(10));
     e.send("isready");
     e.read_until(|l| l == "readyok", SECS);
 }

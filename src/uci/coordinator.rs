@@ -198,7 +198,7 @@ impl Coordinator {
     }
 
     /// Whether a command that starts a search or a tool waits in the queue: a `stop` or
-    /// `ponderhit` read now belongs to it, not to the search that is ending.
+    /// `ponderhit` read now belongs to it too, not only to the search that is running.
     fn job_queued(&self) -> bool {
         self.queued.iter().any(|(l, _)| {
             matches!(
@@ -214,7 +214,15 @@ impl Coordinator {
             return self.apply(line, at);
         };
         match parse::parse(line) {
-            Ok(Some(Command::Stop | Command::PonderHit)) if self.job_queued() => {
+            // A `stop` (or `ponderhit`) read while another `go` waits in the queue belongs to
+            // every search sent before it: the running one (which may be infinite or
+            // pondering, and would otherwise never end), and the queued one once it starts.
+            Ok(Some(cmd @ (Command::Stop | Command::PonderHit))) if self.job_queued() => {
+                if cmd == Command::Stop {
+                    control.stop.store(true, Ordering::Relaxed);
+                } else {
+                    control.ponderhit_at(at);
+                }
                 self.queued.push_back((line.to_string(), at))
             }
             Ok(Some(Command::Stop)) => control.stop.store(true, Ordering::Relaxed),
