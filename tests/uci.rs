@@ -1,5 +1,9 @@
 //! Integration tests that start the engine binary and speak UCI to it, as a GUI does.
 
+mod common;
+
+use common::Rng;
+use lazuli::chess::Board;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -752,4 +756,136 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
     e.send("setoption name EvalFile value <hce>");
     assert_eq!(eval_cp(&mut e), hce);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A random session as a careless GUI sends it (the short form of `scripts/uci_fuzz.py`):
+/// positions good and broken, searches of every kind, `go` while a search runs, `stop` and
+/// `ponderhit` at any moment, options with good and bad values, garbage. At each checkpoint
+/// every search sent must have had exactly one `bestmove`, legal in its position (or `0000`
+/// where there is none), and the engine must hold the position the valid commands set.
+#[test]
+fn random_sessions_of_valid_and_broken_commands() {
+    const GOOD: [&str; 6] = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3",
+    ];
+    const BROKEN: [&str; 14] = [
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "position fen 4k3/8/8/8/8/8/4q3/4K3 b - - 0 1",
+        "position startpos moves e2e4 e2e4",
+        "position startpos moves e7e5",
+        "position sideways",
+        "go depth x",
+        "go wtime",
+        "go searchmoves a1a1",
+        "setoption name Hash value -1",
+        "setoption name Threads value 0",
+        "setoption name Nonexistent value 1",
+        "frobnicate",
+        "ucinewgame now",
+    ];
+    const GO: [&str; 9] = [
+        "go depth 3",
+        "go nodes 2000",
+        "go movetime 20",
+        "go wtime 40 btime 40 winc 5 binc 5",
+        "go wtime 0 btime 0",
+        "go ponder wtime 300 btime 300",
+        "go infinite",
+        "go mate 2 movetime 50",
+        "go",
+    ];
+    for seed in [11u64, 12, 13, 14] {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed);
+        let mut e = Engine::start();
+        let mut model = Board::from_fen(GOOD[0], false).unwrap();
+        let mut waiting: Vec<Board> = Vec::new();
+        let mut answered = 0;
+        let mut check = |e: &mut Engine, waiting: &mut Vec<Board>, model: &Board| {
+            e.send("stop");
+            while !waiting.is_empty() {
+                let (mv, lines) = e.bestmove(SECS);
+                let b = waiting.remove(0);
+                let legal: Vec<String> = b.legal_moves().iter().map(|m| m.to_uci(false)).collect();
+                if legal.is_empty() {
+                    assert_eq!(mv, "0000", "seed {seed}: {} {lines:?}", b.to_fen());
+                } else {
+                    assert!(legal.contains(&mv), "seed {seed}: {mv} in {}", b.to_fen());
+                }
+                answered += 1;
+                // A search queued behind the one that just answered needs its own stop.
+                e.send("stop");
+            }
+            e.sync();
+            assert_eq!(e.fen(), model.to_fen(), "seed {seed}: the position kept");
+            assert!(
+                e.quiet_for(Duration::from_millis(20))
+                    .iter()
+                    .all(|l| !l.starts_with("bestmove"))
+            );
+        };
+        for _ in 0..400 {
+            match rng.below(100) {
+                0..=21 => {
+                    let start = GOOD[rng.below(GOOD.len())];
+                    let mut b = Board::from_fen(start, false).unwrap();
+                    let mut line = if start == GOOD[0] && rng.below(2) == 0 {
+                        "position startpos".to_string()
+                    } else {
+                        format!("position fen {start}")
+                    };
+                    let n = [0, 1, 3, 12][rng.below(4)];
+                    if n > 0 {
+                        line.push_str(" moves");
+                    }
+                    for _ in 0..n {
+                        let legal = b.legal_moves();
+                        if legal.is_empty() {
+                            break;
+                        }
+                        let m = legal[rng.below(legal.len())];
+                        line.push(' ');
+                        line.push_str(&m.to_uci(false));
+                        b = b.make_move(m);
+                    }
+                    e.send(&line);
+                    model = b;
+                }
+                22..=43 => {
+                    e.send(GO[rng.below(GO.len())]);
+                    waiting.push(model);
+                }
+                44..=55 => e.send("stop"),
+                56..=59 => e.send("ponderhit"),
+                // Not waited for here: `readyok` is checked at each checkpoint.
+                60..=64 => e.send("isready"),
+                65..=68 => e.send("ucinewgame"),
+                69..=76 => {
+                    let opts = [
+                        "Threads value 1",
+                        "Threads value 3",
+                        "Hash value 8",
+                        "MultiPV value 2",
+                        "MultiPV value 1",
+                        "UCI_ShowWDL value true",
+                        "Clear Hash",
+                    ];
+                    e.send(&format!("setoption name {}", opts[rng.below(opts.len())]));
+                }
+                77..=93 => e.send(BROKEN[rng.below(BROKEN.len())]),
+                94..=95 => e.send_bytes(b"go \xc3\x28 depth 2\n"),
+                _ => check(&mut e, &mut waiting, &model),
+            }
+            if rng.below(4) == 0 {
+                std::thread::sleep(Duration::from_millis(rng.below(20) as u64));
+            }
+        }
+        check(&mut e, &mut waiting, &model);
+        assert!(answered > 30, "seed {seed}: only {answered} searches");
+    }
 }
