@@ -23,7 +23,7 @@ log machine
 grep -E 'Model name|^CPU\(s\)|Thread|NUMA node' "$OUT/machine.txt"
 
 log "speedtest --scaling up to $N threads"
-"$LAZULI" speedtest --threads "$N" --scaling --seconds 75 --depth 16 --png "$OUT/scaling.png" 2>&1
+"$LAZULI" speedtest --threads "$N" --scaling --seconds 240 --rounds 3 --depth 16 --png "$OUT/scaling.png" 2>&1
 
 for numa in none system; do
     log "speedtest $N threads NumaPolicy $numa"

@@ -79,6 +79,7 @@ fn bad_arguments_fail_cleanly() {
         vec!["data", "stats"],
         vec!["speedtest", "--threads", "0"],
         vec!["speedtest", "--numa", "sometimes"],
+        vec!["speedtest", "--scaling", "--rounds", "0"],
         vec!["tb"],
         vec!["--syzygy-config"],
     ] {
@@ -278,4 +279,51 @@ fn viriformat_datagen_stats_and_training_end_to_end() {
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("resuming after epoch 2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn speedtest_scaling_reports_medians_of_interleaved_rounds() {
+    let png = std::env::temp_dir().join(format!("lazuli-scaling-{}.png", std::process::id()));
+    let _ = std::fs::remove_file(&png);
+    let (code, out, err) = lazuli(&[
+        "speedtest",
+        "--threads",
+        "2",
+        "--hash",
+        "16",
+        "--scaling",
+        "--seconds",
+        "2",
+        "--depth",
+        "5",
+        "--rounds",
+        "2",
+        "--quiet",
+        "--png",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let medians = out
+        .split("medians of 2 rounds:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no medians: {out}"));
+    let rows: Vec<Vec<&str>> = medians
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|w| w.len() == 5 && w[0].parse::<usize>().is_ok())
+        .collect();
+    assert_eq!(rows.len(), 2, "{out}");
+    assert_eq!((rows[0][0], rows[1][0]), ("1", "2"), "{out}");
+    assert_eq!(rows[0][2], "1.000", "{out}");
+    for r in &rows {
+        assert!(r[1].parse::<u64>().unwrap() > 10_000, "{out}");
+        assert!(r[2].parse::<f64>().unwrap() > 0.0, "{out}");
+    }
+    assert!(
+        std::fs::metadata(&png)
+            .map(|m| m.len() > 1000)
+            .unwrap_or(false),
+        "no chart"
+    );
+    let _ = std::fs::remove_file(&png);
 }

@@ -108,6 +108,8 @@ pub struct Report {
     pub positions: usize,
     pub nodes: u64,
     pub seconds: f64,
+    /// The part of `seconds` spent searching (not clearing the table between games).
+    pub search_seconds: f64,
     /// Mean of the table's fill (per mille) at the end of each move.
     pub hashfull: f64,
     /// Whether the kernel agreed to huge pages for the table, and how much of the process
@@ -121,6 +123,12 @@ pub struct Report {
 impl Report {
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.seconds.max(1e-9)) as u64
+    }
+
+    /// Nodes per second of search time only: what `--scaling` compares, so that clearing the
+    /// table between games (faster with more threads) does not count.
+    pub fn search_nps(&self) -> u64 {
+        (self.nodes as f64 / self.search_seconds.max(1e-9)) as u64
     }
 
     /// The summary lines, as printed.
@@ -242,7 +250,9 @@ pub fn run(
                 time: Some(TimeLimits { soft: ms, hard: ms }),
                 ..Limits::default()
             };
+            let t = Instant::now();
             report.nodes += rig.search(*board, history.clone(), limits, ply == 0);
+            report.search_seconds += t.elapsed().as_secs_f64();
             fill_sum += tt.hashfull() as f64;
             report.positions += 1;
             history.push(board.key());
@@ -329,46 +339,75 @@ pub struct ScalingRow {
     pub depth_speedup: f64,
 }
 
-/// The `--scaling` table: the speed test (each level `cfg.seconds / levels` long) and the time
-/// to `depth` at every level of [`scaling_levels`]`(cfg.threads)`.
+/// The `--scaling` table: the speed test and the time to `depth` at every level of
+/// [`scaling_levels`]`(cfg.threads)`, `rounds` times over with the levels interleaved (1, 2,
+/// 4, ..., then 1, 2, 4, ... again), each level's figures the median of its rounds, so that a
+/// slow spell of a shared machine hits one sample of every level rather than all of one. The
+/// speed test takes `cfg.seconds` in all.
 pub fn scaling(
     cfg: &Config,
     depth: u32,
+    rounds: usize,
     eval: &Evaluator,
     abort: &AtomicBool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Vec<ScalingRow>, String> {
     let levels = scaling_levels(cfg.threads);
-    let share = cfg.seconds / levels.len() as f64;
+    let rounds = rounds.max(1);
+    let share = cfg.seconds / (levels.len() * rounds) as f64;
+    // samples[level] = (nps, time to depth) of each round.
+    let mut samples: Vec<Vec<(u64, f64)>> = vec![Vec::new(); levels.len()];
     let mut rows: Vec<ScalingRow> = Vec::new();
-    for &t in &levels {
-        let level = Config {
-            threads: t,
-            seconds: share,
-            ..cfg.clone()
-        };
-        let r = run(&level, eval, abort, &mut |_| {})?;
-        let depth_seconds = time_to_depth(&level, depth, eval, abort)?;
-        let (nps1, d1) = rows
-            .first()
-            .map_or((r.nps(), depth_seconds), |r1| (r1.nps, r1.depth_seconds));
-        let row = ScalingRow {
-            threads: t,
-            nps: r.nps(),
-            efficiency: r.nps() as f64 / (t as f64 * nps1.max(1) as f64),
-            depth_seconds,
-            depth_speedup: d1 / depth_seconds.max(1e-9),
-        };
-        progress(&scaling_line(&row));
-        rows.push(row);
-        if abort.load(Ordering::Relaxed) {
-            break;
+    'rounds: for round in 0..rounds {
+        if rounds > 1 {
+            progress(&format!("round {}/{rounds}", round + 1));
+        }
+        rows.clear();
+        for (i, &t) in levels.iter().enumerate() {
+            let level = Config {
+                threads: t,
+                seconds: share,
+                ..cfg.clone()
+            };
+            let r = run(&level, eval, abort, &mut |_| {})?;
+            let depth_seconds = time_to_depth(&level, depth, eval, abort)?;
+            if abort.load(Ordering::Relaxed) {
+                break 'rounds;
+            }
+            samples[i].push((r.search_nps(), depth_seconds));
+            let nps = median(samples[i].iter().map(|s| s.0 as f64).collect()) as u64;
+            let depth_seconds = median(samples[i].iter().map(|s| s.1).collect());
+            let (nps1, d1) = rows
+                .first()
+                .map_or((nps, depth_seconds), |r1| (r1.nps, r1.depth_seconds));
+            let row = ScalingRow {
+                threads: t,
+                nps,
+                efficiency: nps as f64 / (t as f64 * nps1.max(1) as f64),
+                depth_seconds,
+                depth_speedup: d1 / depth_seconds.max(1e-9),
+            };
+            progress(&scaling_line(&row));
+            rows.push(row);
         }
     }
     Ok(rows)
 }
 
-/// Charts nps efficiency and time-to-depth speedup per thread count, with the ideal line.
+/// The median (the mean of the two middle values for an even count); 0 for none.
+fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
 pub fn plot_scaling(rows: &[ScalingRow], png: &std::path::Path) -> Result<(), String> {
     use super::plot::{Series, line_chart};
     let t = |r: &ScalingRow| r.threads as f64;
@@ -428,6 +467,9 @@ pub struct Args {
     /// The same at 1, 2, 4, ... threads, with nps efficiency and time to --depth, charted
     #[arg(long)]
     pub scaling: bool,
+    /// --scaling: measure every level this many times, interleaved, and report medians
+    #[arg(long, default_value_t = 1, value_parser = super::ranged(1usize, 100))]
+    pub rounds: usize,
     /// Depth of the time-to-depth part of --scaling
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub depth: u32,
@@ -467,7 +509,15 @@ pub fn command(args: Args) -> std::process::ExitCode {
     ));
     let done = if args.scaling {
         println!("{}", scaling_header());
-        scaling(&cfg, args.depth, &eval, &abort, &mut |l| println!("{l}")).map(|rows| {
+        scaling(&cfg, args.depth, args.rounds, &eval, &abort, &mut |l| {
+            println!("{l}")
+        })
+        .map(|rows| {
+            if args.rounds > 1 {
+                println!("medians of {} rounds:", args.rounds);
+                println!("{}", scaling_header());
+                rows.iter().for_each(|r| println!("{}", scaling_line(r)));
+            }
             match plot_scaling(&rows, std::path::Path::new(&args.png)) {
                 Ok(()) => log.log(&format!("chart: {}", args.png)),
                 Err(e) => eprintln!("lazuli speedtest: no chart: {e}"),
@@ -529,6 +579,13 @@ mod tests {
         abort.store(true, Ordering::Relaxed);
         let r = run(&cfg, &Evaluator::Hce, &abort, &mut |_| {}).unwrap();
         assert_eq!(r.positions, 0);
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![]), 0.0);
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 3.0, 2.0]), 2.5);
     }
 
     #[test]
