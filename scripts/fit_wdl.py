@@ -12,7 +12,8 @@ where v is the engine's score in centipawns and a, b are cubic polynomials in x.
 coefficients are fitted by maximum likelihood of the games' results.
 
 Input: datagen text lines `<FEN> | <score> | <result>` (white's point of view), the layout of
-`lazuli datagen --format text` and of ../shared/data. Output: the Rust constants for
+`lazuli datagen --format text`, of `lazuli data text` (viriformat games as text) and of
+../shared/data. Output: the Rust constants for
 `src/eval/wdl.rs`, and a table of predicted against observed results per score bucket.
 
     pip install numpy scipy

@@ -77,6 +77,8 @@ fn bad_arguments_fail_cleanly() {
         vec!["train", "/tmp/x", "--out", "/tmp/y", "--lambda", "1.5"],
         vec!["data"],
         vec!["data", "stats"],
+        vec!["data", "text"],
+        vec!["data", "text", "--min-ply", "x", "/tmp/x"],
         vec!["speedtest", "--threads", "0"],
         vec!["speedtest", "--numa", "sometimes"],
         vec!["speedtest", "--scaling", "--rounds", "0"],
@@ -238,6 +240,25 @@ fn viriformat_datagen_stats_and_training_end_to_end() {
     let junk = dir.join("junk.viri");
     std::fs::write(&junk, b"this is not a game file at all, not at all\n").unwrap();
     let (code, _, err) = lazuli(&["data", "stats", junk.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    // As text: one line per trainable position of the 7 games, as `stats` counts them.
+    let trainable: usize = stats
+        .split("trainable ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a trainable count");
+    let (code, text, err) = lazuli(&["data", "text", f]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(text.lines().count(), trainable, "{stats}");
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(parts.len(), 3, "{line}");
+        lazuli::chess::Board::from_fen(parts[0], false).expect(line);
+        assert!(parts[1].parse::<i32>().unwrap().abs() < 20_000, "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
+    }
+    let (code, _, err) = lazuli(&["data", "text", junk.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
     // The trainer reads it and writes a network the engine loads.
     let out_dir = dir.join("run");

@@ -395,25 +395,86 @@ pub enum DataCommand {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
+    /// The trainable positions of viriformat files as text lines on stdout,
+    /// '<FEN> | <score> | <result>' (white's view: score in centipawns, result 1.0 / 0.5 / 0.0),
+    /// the layout of `datagen --format text` that scripts/fit_wdl.py and other tools read
+    Text {
+        /// Positions before this ply are left out (as in training)
+        #[arg(long, default_value_t = 16)]
+        min_ply: usize,
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+}
+
+/// Reads every game of `path` into `each`.
+fn each_game_of(path: &str, each: impl FnMut(Game)) -> Result<u64, DataError> {
+    let f = std::fs::File::open(path).map_err(DataError::Io)?;
+    let mut r = std::io::BufReader::with_capacity(1 << 20, f);
+    for_each_game(&mut r, each)
+}
+
+/// The text lines of `game`'s trainable positions from `min_ply` on.
+pub fn text_lines(game: &Game, min_ply: usize) -> String {
+    let mut s = String::new();
+    let ply0 = ply_of(&game.start);
+    for (i, (board, mv, score)) in game.positions().enumerate() {
+        if trainable(&board, mv, score, ply0 + i, min_ply) {
+            s.push_str(&format!(
+                "{} | {score} | {:.1}\n",
+                board.to_fen(),
+                game.white_result()
+            ));
+        }
+    }
+    s
 }
 
 /// `lazuli data ...`: the command.
 pub fn command(args: Args) -> std::process::ExitCode {
-    let DataCommand::Stats { files } = args.command;
-    let mut stats = Stats::default();
-    for path in &files {
-        let read = std::fs::File::open(path)
-            .map_err(DataError::Io)
-            .and_then(|f| {
-                let mut r = std::io::BufReader::with_capacity(1 << 20, f);
-                for_each_game(&mut r, |g| stats.add(&g, 16))
-            });
-        if let Err(e) = read {
-            eprintln!("lazuli data: {path}: {e}");
-            return std::process::ExitCode::from(1);
+    let failed = |path: &str, e: &dyn std::fmt::Display| {
+        eprintln!("lazuli data: {path}: {e}");
+        std::process::ExitCode::from(1)
+    };
+    match args.command {
+        DataCommand::Stats { files } => {
+            let mut stats = Stats::default();
+            for path in &files {
+                if let Err(e) = each_game_of(path, |g| stats.add(&g, 16)) {
+                    return failed(path, &e);
+                }
+            }
+            print!("{}", stats.report());
+        }
+        DataCommand::Text { min_ply, files } => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            for path in &files {
+                let mut write_err = None;
+                let read = each_game_of(path, |g| {
+                    if write_err.is_none()
+                        && let Err(e) = out.write_all(text_lines(&g, min_ply).as_bytes())
+                    {
+                        write_err = Some(e);
+                    }
+                });
+                if let Some(e) = write_err {
+                    // A closed pipe (`| head`) ends the output quietly.
+                    if e.kind() == std::io::ErrorKind::BrokenPipe {
+                        return std::process::ExitCode::SUCCESS;
+                    }
+                    return failed("stdout", &e);
+                }
+                if let Err(e) = read {
+                    return failed(path, &e);
+                }
+            }
+            if let Err(e) = out.flush()
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                return failed("stdout", &e);
+            }
         }
     }
-    print!("{}", stats.report());
     std::process::ExitCode::SUCCESS
 }
 

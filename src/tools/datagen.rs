@@ -86,22 +86,6 @@ impl Default for Config {
     }
 }
 
-/// A game's text lines: positions not in check, with a quiet best move and no mate or
-/// tablebase score.
-pub fn text_lines(game: &data::Game) -> String {
-    let mut s = String::new();
-    for (board, mv, score) in game.positions() {
-        if data::trainable(&board, mv, score, usize::MAX, 0) {
-            s.push_str(&format!(
-                "{} | {score} | {:.1}\n",
-                board.to_fen(),
-                game.white_result()
-            ));
-        }
-    }
-    s
-}
-
 /// How a game stands after a move: still going, or over with white's result.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Outcome {
@@ -406,7 +390,7 @@ pub fn run(
             let (encoded, positions) = match config.format {
                 Format::Viri => (game.write(&mut bytes), game.moves.len()),
                 Format::Text => {
-                    let text = text_lines(&game);
+                    let text = data::text_lines(&game, 0);
                     let n = text.lines().count();
                     bytes = text.into_bytes();
                     (Ok(()), n)
