@@ -67,6 +67,8 @@ fn bad_arguments_fail_cleanly() {
             "/nonexistent/book.epd",
         ],
         vec!["datagen", "--out", "/tmp/x", "--frob", "1"],
+        vec!["datagen", "--out", "/tmp/x", "--chess960", "101"],
+        vec!["datagen", "--out", "/tmp/x", "--chess960", "50", "--book", "/tmp/x"],
         vec!["texel"],
         vec!["texel", "/tmp/x", "--lambda", "2"],
         vec!["texel", "/tmp/x", "--l2"],

@@ -159,11 +159,10 @@ pub fn unpack(b: &[u8; 32]) -> Result<(Board, i16, u8), DataError> {
     }
     let fullmove = u16::from_le_bytes([b[26], b[27]]).max(1);
     let fen = format!("{fen} {stm} {castling} {ep} {} {fullmove}", b[25]);
-    let board = Board::from_fen(
-        &fen,
-        rooks.iter().any(|(_, s)| s.file() != 0 && s.file() != 7),
-    )
-    .map_err(|e| DataError::Invalid(format!("start position {fen}: {e}")))?;
+    // Parsed as Chess960 always: its reading of `KQkq` (the outermost rooks) is the standard
+    // one on a standard board, and it also keeps the rights of a king off the e-file.
+    let board = Board::from_fen(&fen, true)
+        .map_err(|e| DataError::Invalid(format!("start position {fen}: {e}")))?;
     let result = b[30];
     if result > WHITE_WIN {
         return Err(bad("result byte beyond 2"));
@@ -517,11 +516,15 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            // Chess960: the king on b or g, castling at once possible on both wings.
+            "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1",
+            "r5kr/pppppppp/8/8/8/8/PPPPPPPP/R5KR b KQkq - 0 1",
         ];
         let mut rng = crate::tools::datagen::Rng::new(9);
         let mut games = Vec::new();
-        for (i, fen) in fens.iter().cycle().take(40).enumerate() {
-            let start = Board::from_fen(fen, false).unwrap();
+        let mut castles_960 = 0;
+        for (i, fen) in fens.iter().cycle().take(60).enumerate() {
+            let start = Board::from_fen(fen, true).unwrap();
             let mut b = start;
             let mut moves = Vec::new();
             for ply in 0..80 {
@@ -529,7 +532,15 @@ mod tests {
                 if legal.is_empty() {
                     break;
                 }
-                let mv = legal[rng.below(legal.len())];
+                // Castle whenever possible, so that every kind of castling is written.
+                let mv = legal
+                    .iter()
+                    .copied()
+                    .find(|m| m.kind() == MoveKind::Castle)
+                    .unwrap_or_else(|| legal[rng.below(legal.len())]);
+                if mv.kind() == MoveKind::Castle && i % fens.len() >= 4 {
+                    castles_960 += 1;
+                }
                 moves.push((mv, (ply * 7 - 100) as i16));
                 b = b.make_move(mv);
             }
@@ -545,7 +556,8 @@ mod tests {
         }
         let mut read = Vec::new();
         let n = for_each_game(&mut &bytes[..], |g| read.push(g)).unwrap();
-        assert_eq!(n, 40);
+        assert_eq!(n, 60);
+        assert!(castles_960 >= 20, "{castles_960} Chess960 castlings");
         for (a, b) in games.iter().zip(&read) {
             assert!(a.start.same_position(&b.start));
             assert_eq!(a.moves, b.moves);
@@ -553,14 +565,14 @@ mod tests {
         }
         // Cut inside the last game: the complete games are read, and the cut is found.
         let n = for_each_game(&mut &bytes[..bytes.len() - 3], |_| {}).unwrap();
-        assert_eq!(n, 39);
-        let mut first39 = Vec::new();
-        for g in &games[..39] {
-            g.write(&mut first39).unwrap();
+        assert_eq!(n, 59);
+        let mut first_games = Vec::new();
+        for g in &games[..59] {
+            g.write(&mut first_games).unwrap();
         }
         assert_eq!(
             complete_prefix(&bytes[..bytes.len() - 3]).unwrap(),
-            first39.len()
+            first_games.len()
         );
         assert_eq!(complete_prefix(&bytes).unwrap(), bytes.len());
         // An illegal move, a bad piece code, a bad result: errors, not panics.

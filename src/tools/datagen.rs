@@ -48,6 +48,8 @@ pub struct Config {
     pub threads: usize,
     /// Random legal moves played after the book line.
     pub random_plies: usize,
+    /// Percent of the games (without a book) that start from a random Chess960 position.
+    pub chess960_percent: usize,
     /// Openings as FENs; empty: the start position.
     pub book: Vec<String>,
     pub seed: u64,
@@ -76,6 +78,7 @@ impl Default for Config {
             soft_nodes: None,
             threads: 1,
             random_plies: 8,
+            chess960_percent: 0,
             book: Vec::new(),
             seed: 1,
             hash_mib: 16,
@@ -282,15 +285,25 @@ impl Player {
     }
 }
 
-/// A game's start: a book position (or the start position) and `random_plies` random legal
-/// moves; `None` when the random moves run into a finished game.
-pub fn opening(book: &[String], random_plies: usize, rng: &mut Rng) -> Option<Board> {
-    let fen = if book.is_empty() {
-        STARTPOS
+/// A game's start: a book position (or the start position, or with `chess960_percent` that
+/// share of the games a random Chess960 start) and `random_plies` random legal moves; `None`
+/// when the random moves run into a finished game.
+pub fn opening(
+    book: &[String],
+    random_plies: usize,
+    chess960_percent: usize,
+    rng: &mut Rng,
+) -> Option<Board> {
+    // The die is cast only when Chess960 starts are asked for, so that runs without them
+    // repeat the games of earlier builds for the same seed.
+    let mut board = if book.is_empty() && chess960_percent > 0 && rng.below(100) < chess960_percent
+    {
+        Board::from_fen(&chess960_fen(rng.below(960)), true).ok()?
+    } else if book.is_empty() {
+        Board::from_fen(STARTPOS, false).ok()?
     } else {
-        book[rng.below(book.len())].as_str()
+        Board::from_fen(&book[rng.below(book.len())], false).ok()?
     };
-    let mut board = Board::from_fen(fen, false).ok()?;
     for _ in 0..random_plies {
         let moves = board.legal_moves();
         if moves.is_empty() {
@@ -299,6 +312,47 @@ pub fn opening(book: &[String], random_plies: usize, rng: &mut Rng) -> Option<Bo
         board = board.make_move(moves[rng.below(moves.len())]);
     }
     board.has_legal_move().then_some(board)
+}
+
+/// Chess960 start position number `n` (0 to 959) in Scharnagl's numbering, where 518 is the
+/// standard start: the light-squared bishop from `n % 4`, the dark-squared one from the next
+/// digit, the queen on one of six free squares, the knights by the ten ways to pick two of the
+/// five left, then rook, king, rook on the last three. Castling rights `KQkq` (X-FEN: the
+/// outermost rooks, here the only ones).
+pub fn chess960_fen(n: usize) -> String {
+    let mut n = n % 960;
+    let mut rank = [' '; 8];
+    rank[(n % 4) * 2 + 1] = 'b';
+    n /= 4;
+    rank[(n % 4) * 2] = 'b';
+    n /= 4;
+    let free = |rank: &[char; 8]| -> Vec<usize> { (0..8).filter(|&i| rank[i] == ' ').collect() };
+    rank[free(&rank)[n % 6]] = 'q';
+    n /= 6;
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let (a, b) = KNIGHTS[n];
+    let f = free(&rank);
+    rank[f[a]] = 'n';
+    rank[f[b]] = 'n';
+    for (sq, piece) in free(&rank).into_iter().zip(['r', 'k', 'r']) {
+        rank[sq] = piece;
+    }
+    let black: String = rank.iter().collect();
+    format!(
+        "{black}/pppppppp/8/8/8/8/PPPPPPPP/{} w KQkq - 0 1",
+        black.to_uppercase()
+    )
 }
 
 /// What a run produced.
@@ -365,7 +419,12 @@ pub fn run(
             s.spawn(move || {
                 let mut rng = Rng::new(config.seed.wrapping_mul(1000).wrapping_add(id as u64));
                 loop {
-                    let Some(start) = opening(&config.book, config.random_plies, &mut rng) else {
+                    let Some(start) = opening(
+                        &config.book,
+                        config.random_plies,
+                        config.chess960_percent,
+                        &mut rng,
+                    ) else {
                         continue;
                     };
                     // Claim a game only once the opening is playable, so that the count is
@@ -444,6 +503,9 @@ pub struct Args {
     /// Random legal moves after the opening
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=100))]
     pub random_plies: u64,
+    /// Percent of the games that start from a random Chess960 position (not with --book)
+    #[arg(long, default_value_t = 0, value_name = "PERCENT", value_parser = clap::value_parser!(u64).range(0..=100))]
+    pub chess960: u64,
     /// Seed (a run is deterministic for a seed and thread count)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -481,6 +543,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         soft_nodes: args.soft_nodes,
         threads: args.threads as usize,
         random_plies: args.random_plies as usize,
+        chess960_percent: args.chess960 as usize,
         seed: args.seed,
         hash_mib: args.hash,
         format: if args.format == "text" {
@@ -491,6 +554,9 @@ pub fn command(args: Args) -> std::process::ExitCode {
         eval,
         ..Config::default()
     };
+    if args.book.is_some() && args.chess960 > 0 {
+        return usage("--chess960 starts games from Chess960 positions, not from --book".into());
+    }
     if let Some(path) = &args.book {
         match std::fs::read_to_string(path) {
             Ok(text) => {
@@ -634,12 +700,42 @@ mod tests {
     }
 
     #[test]
+    fn chess960_starts_are_the_960_distinct_legal_ones() {
+        assert_eq!(chess960_fen(518), STARTPOS);
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..960 {
+            let fen = chess960_fen(n);
+            let b = Board::from_fen(&fen, true).unwrap_or_else(|e| panic!("{n}: {fen}: {e}"));
+            let rank: Vec<char> = fen.split('/').next().unwrap().chars().collect();
+            let at = |c: char| -> Vec<usize> { (0..8).filter(|&i| rank[i] == c).collect() };
+            let (bishops, rooks, king) = (at('b'), at('r'), at('k'));
+            assert_eq!(bishops.len(), 2, "{fen}");
+            assert_ne!(
+                bishops[0] % 2,
+                bishops[1] % 2,
+                "{fen}: bishops on one colour"
+            );
+            assert!(rooks[0] < king[0] && king[0] < rooks[1], "{fen}");
+            assert_eq!((at('q').len(), at('n').len()), (1, 2), "{fen}");
+            assert!(b.has_legal_move(), "{fen}");
+            assert!(seen.insert(fen), "{n} repeats");
+        }
+        // Openings with --chess960 100 are Chess960 starts (as many distinct as games).
+        let mut rng = Rng::new(5);
+        let starts: std::collections::HashSet<String> = (0..50)
+            .filter_map(|_| opening(&[], 0, 100, &mut rng))
+            .map(|b| b.to_fen())
+            .collect();
+        assert!(starts.len() > 40, "{} distinct", starts.len());
+    }
+
+    #[test]
     fn openings_are_playable_and_seeded() {
         let mut a = Rng::new(7);
         let mut b = Rng::new(7);
         for _ in 0..20 {
-            let x = opening(&[], 8, &mut a);
-            let y = opening(&[], 8, &mut b);
+            let x = opening(&[], 8, 0, &mut a);
+            let y = opening(&[], 8, 0, &mut b);
             assert_eq!(x.map(|b| b.key()), y.map(|b| b.key()));
             if let Some(x) = x {
                 assert!(x.has_legal_move());
