@@ -728,6 +728,17 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
         "setoption name EvalFile value {}",
         embedded.display()
     ));
+    let named = e.read_until(|l| l.starts_with("info string evaluation: "), SECS);
+    assert_eq!(
+        named.last().map(String::as_str),
+        Some(
+            format!(
+                "info string evaluation: network from EvalFile {}",
+                embedded.display()
+            )
+            .as_str()
+        )
+    );
     let net = eval_cp(&mut e);
     e.send("setoption name EvalFile value <embedded>");
     assert_eq!(eval_cp(&mut e), net, "the file and the embedded copy agree");

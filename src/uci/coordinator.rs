@@ -49,6 +49,8 @@ pub struct Coordinator {
     debug: bool,
     tb: Option<Arc<Prober>>,
     eval: Evaluator,
+    /// What `eval` names as the evaluation in use (set with it by `EvalFile`).
+    eval_name: String,
     tx: Sender<Event>,
     rx: Receiver<Event>,
 }
@@ -143,6 +145,7 @@ impl Coordinator {
             debug: false,
             tb: None,
             eval: Evaluator::default(),
+            eval_name: eval_name(&Evaluator::default(), options::EVAL_DEFAULT),
             tx,
             rx,
         })
@@ -304,11 +307,11 @@ impl Coordinator {
                 self.out.line(&format!("Key: {:016X}", self.board.key()));
             }
             Command::Eval => {
-                if let Evaluator::Nnue(net) = &self.eval {
+                if let Evaluator::Nnue(_) = &self.eval {
                     let hce = crate::eval::hce::evaluate(&self.board);
                     self.out.line(&format!(
-                        "info string hand-written eval {hce} cp (side to move); network {:?}",
-                        net
+                        "info string hand-written eval {hce} cp (side to move); evaluation in use: {}",
+                        self.eval_name
                     ));
                 }
                 let e = self.eval.evaluate(&self.board);
@@ -410,14 +413,9 @@ impl Coordinator {
                 Err(e) => return self.error(format!("EvalFile: {e}; the evaluation is unchanged")),
             },
         }
-        let what = match (&self.eval, value) {
-            (Evaluator::Hce, _) => "hand-written".to_string(),
-            (_, options::EVAL_DEFAULT | options::EVAL_EMBEDDED) => {
-                format!("network {} (embedded)", nnue::DEFAULT_NET_NAME)
-            }
-            _ => "network from EvalFile".to_string(),
-        };
-        self.out.line(&format!("info string evaluation: {what}"));
+        self.eval_name = eval_name(&self.eval, value);
+        self.out
+            .line(&format!("info string evaluation: {}", self.eval_name));
     }
 
     /// (Re)loads the tablebases; only called while no search runs, so the `Arc` swap is safe
@@ -669,6 +667,17 @@ fn print_last(out: &Out, control: &Control, lines: &[String]) {
             control.finished.store(true, Ordering::Release);
         }
         out.line(l);
+    }
+}
+
+/// How `EvalFile`'s answer and `eval` name the evaluation `eval`, set from the option `value`.
+fn eval_name(eval: &Evaluator, value: &str) -> String {
+    match (eval, value) {
+        (Evaluator::Hce, _) => "hand-written".to_string(),
+        (_, options::EVAL_DEFAULT | options::EVAL_EMBEDDED) => {
+            format!("network {} (embedded)", nnue::DEFAULT_NET_NAME)
+        }
+        (_, path) => format!("network from EvalFile {path}"),
     }
 }
 
