@@ -311,6 +311,23 @@ fn ponder_then_ponderhit() {
     );
 }
 
+/// A `ponderhit` that arrives during a normal search (a GUI's mistake) must not start its
+/// clock again: the build before gave `go movetime 1000` another full second at each one.
+#[test]
+fn a_stray_ponderhit_does_not_restart_the_clock() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let start = Instant::now();
+    e.send("go movetime 1000");
+    for _ in 0..3 {
+        std::thread::sleep(Duration::from_millis(300));
+        e.send("ponderhit");
+    }
+    e.bestmove(SECS);
+    let ms = start.elapsed().as_millis();
+    assert!(ms < 1500, "go movetime 1000 answered after {ms} ms");
+}
+
 #[test]
 fn ponder_then_stop_still_answers() {
     let mut e = Engine::start();

@@ -116,7 +116,13 @@ impl Control {
 
     /// `ponderhit` read at `at`: the clock starts then and the search becomes a normal timed
     /// one.
+    ///
+    /// Only a search that is pondering starts its clock again: a stray `ponderhit` (a GUI's
+    /// mistake) during a normal search would otherwise give it its time a second time.
     pub fn ponderhit_at(&self, at: Instant) {
+        if !self.pondering.load(Relaxed) {
+            return;
+        }
         let since = at.saturating_duration_since(self.epoch).as_micros() as u64;
         self.clock_start_us.store(since, Relaxed);
         self.pondering.store(false, Relaxed);
