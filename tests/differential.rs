@@ -171,7 +171,7 @@ fn playouts(fen: &str, chess960: bool, rng: &mut Rng, games: usize, plies: usize
 
 #[test]
 fn agrees_with_shakmaty_on_random_playouts() {
-    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut rng = Rng::new(0x5EED_1234_ABCD_0001);
     let mut visited = 0;
     for line in perft_suite("perft/perftsuite.epd")
         .iter()

@@ -206,7 +206,7 @@ fn accept_or_reject(text: &str, chess960: bool) -> bool {
 
 #[test]
 fn random_bytes_never_panic() {
-    let mut rng = Rng(0xF00D_CAFE_1234_5678);
+    let mut rng = Rng::new(0xF00D_CAFE_1234_5678);
     for _ in 0..50_000 {
         let len = rng.below(100);
         let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
@@ -222,7 +222,7 @@ fn random_bytes_never_panic() {
 
 #[test]
 fn mutated_fens_never_panic() {
-    let mut rng = Rng(0xDEAD_BEEF_0BAD_F00D);
+    let mut rng = Rng::new(0xDEAD_BEEF_0BAD_F00D);
     let mut seeds: Vec<String> = edge_cases().into_iter().map(|c| c.fen).collect();
     seeds.extend(
         perft_suite("perft/perftsuite.epd")

@@ -829,7 +829,7 @@ fn random_sessions_of_valid_and_broken_commands() {
         "go",
     ];
     for seed in [11u64, 12, 13, 14] {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ seed);
+        let mut rng = Rng::new(seed);
         let mut e = Engine::start();
         let mut model = Board::from_fen(GOOD[0], false).unwrap();
         let mut waiting: Vec<Board> = Vec::new();

@@ -102,18 +102,6 @@ pub fn perft_suite(rel: &str) -> Vec<PerftLine> {
         .collect()
 }
 
-/// Small deterministic PRNG for playouts (xorshift64*).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The seedable generator datagen uses (xorshift64*), for the tests' playouts.
+#[allow(unused_imports)] // not every test file plays out random games
+pub use lazuli::tools::datagen::Rng;
