@@ -394,16 +394,21 @@ impl Worker {
         for k in 0..multipv {
             (job.output)(&self.info_line(job, depth, multipv, k, ""));
         }
-        self.reported = self.root_moves[0].pv.first().copied().unwrap_or(Move::NONE);
+        self.note_reported();
     }
 
     fn report_bound(&mut self, job: &Job, depth: i32, multipv: usize, k: usize, bound: &str) {
         if self.is_main() && job.verbose && job.control.elapsed_ms() >= REPORT_BOUNDS_AFTER_MS {
             (job.output)(&self.info_line(job, depth, multipv, k, &format!(" {bound}")));
             if k == 0 {
-                self.reported = self.root_moves[0].pv.first().copied().unwrap_or(Move::NONE);
+                self.note_reported();
             }
         }
+    }
+
+    /// Remembers the first move of the best root move's PV, as just printed.
+    fn note_reported(&mut self) {
+        self.reported = self.root_moves[0].pv.first().copied().unwrap_or(Move::NONE);
     }
 
     /// Called on the main searcher once the pool has chosen the result `r`: when the last PV
