@@ -46,8 +46,11 @@ pub struct Config {
     /// an iteration short).
     pub soft_nodes: Option<u64>,
     pub threads: usize,
-    /// Random legal moves played after the book line.
-    pub random_plies: usize,
+    /// Random legal moves played after the book line: a number from this range (both ends
+    /// included), drawn per game. 8 to 9 (as the strong engines' generators do) starts half
+    /// the games with black to move: with a fixed 8, white moved first out of every random
+    /// opening and won twice as many games as black.
+    pub random_plies: (usize, usize),
     /// Percent of the games (without a book) that start from a random Chess960 position.
     pub chess960_percent: usize,
     /// Openings as FENs; empty: the start position.
@@ -77,7 +80,7 @@ impl Default for Config {
             nodes: 5000,
             soft_nodes: None,
             threads: 1,
-            random_plies: 8,
+            random_plies: (8, 9),
             chess960_percent: 0,
             book: Vec::new(),
             seed: 1,
@@ -286,11 +289,11 @@ impl Player {
 }
 
 /// A game's start: a book position (or the start position, or with `chess960_percent` that
-/// share of the games a random Chess960 start) and `random_plies` random legal moves; `None`
-/// when the random moves run into a finished game.
+/// share of the games a random Chess960 start) and `random_plies.0` to `random_plies.1` random
+/// legal moves; `None` when the random moves run into a finished game.
 pub fn opening(
     book: &[String],
-    random_plies: usize,
+    random_plies: (usize, usize),
     chess960_percent: usize,
     rng: &mut Rng,
 ) -> Option<Board> {
@@ -304,7 +307,14 @@ pub fn opening(
     } else {
         Board::from_fen(&book[rng.below(book.len())], false).ok()?
     };
-    for _ in 0..random_plies {
+    // As with Chess960, no die for a fixed count: such runs repeat earlier builds' games.
+    let (lo, hi) = random_plies;
+    let plies = if hi > lo {
+        lo + rng.below(hi - lo + 1)
+    } else {
+        lo
+    };
+    for _ in 0..plies {
         let moves = board.legal_moves();
         if moves.is_empty() {
             return None;
@@ -500,9 +510,9 @@ pub struct Args {
     /// Openings (EPD: the first four fields of each line); without it, the start position
     #[arg(long, value_name = "EPD")]
     pub book: Option<String>,
-    /// Random legal moves after the opening
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=100))]
-    pub random_plies: u64,
+    /// Random legal moves after the opening: N, or N-M for a count drawn per game
+    #[arg(long, default_value = "8-9", value_name = "N[-M]", value_parser = parse_plies)]
+    pub random_plies: (usize, usize),
     /// Percent of the games that start from a random Chess960 position (not with --book)
     #[arg(long, default_value_t = 0, value_name = "PERCENT", value_parser = clap::value_parser!(u64).range(0..=100))]
     pub chess960: u64,
@@ -526,6 +536,24 @@ pub struct Args {
     pub quiet: bool,
 }
 
+/// `--random-plies`: `N` or `N-M` (N <= M <= 100).
+fn parse_plies(s: &str) -> Result<(usize, usize), String> {
+    let num = |t: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(n) if n <= 100 => Ok(n),
+            _ => Err(format!("'{t}' is not a number from 0 to 100")),
+        }
+    };
+    let (lo, hi) = match s.split_once('-') {
+        Some((a, b)) => (num(a)?, num(b)?),
+        None => (num(s)?, num(s)?),
+    };
+    if lo > hi {
+        return Err(format!("{lo}-{hi}: the first number is the smaller"));
+    }
+    Ok((lo, hi))
+}
+
 /// `lazuli datagen`: the command.
 pub fn command(args: Args) -> std::process::ExitCode {
     use std::process::ExitCode;
@@ -542,7 +570,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         nodes: args.nodes,
         soft_nodes: args.soft_nodes,
         threads: args.threads as usize,
-        random_plies: args.random_plies as usize,
+        random_plies: args.random_plies,
         chess960_percent: args.chess960 as usize,
         seed: args.seed,
         hash_mib: args.hash,
@@ -723,7 +751,7 @@ mod tests {
         // Openings with --chess960 100 are Chess960 starts (as many distinct as games).
         let mut rng = Rng::new(5);
         let starts: std::collections::HashSet<String> = (0..50)
-            .filter_map(|_| opening(&[], 0, 100, &mut rng))
+            .filter_map(|_| opening(&[], (0, 0), 100, &mut rng))
             .map(|b| b.to_fen())
             .collect();
         assert!(starts.len() > 40, "{} distinct", starts.len());
@@ -734,13 +762,37 @@ mod tests {
         let mut a = Rng::new(7);
         let mut b = Rng::new(7);
         for _ in 0..20 {
-            let x = opening(&[], 8, 0, &mut a);
-            let y = opening(&[], 8, 0, &mut b);
+            let x = opening(&[], (8, 8), 0, &mut a);
+            let y = opening(&[], (8, 8), 0, &mut b);
             assert_eq!(x.map(|b| b.key()), y.map(|b| b.key()));
             if let Some(x) = x {
                 assert!(x.has_legal_move());
                 assert_eq!(x.fullmove_number(), 5);
             }
+        }
+    }
+
+    #[test]
+    fn a_range_of_random_plies_starts_games_with_either_side_to_move() {
+        let mut rng = Rng::new(11);
+        let (mut white, mut black) = (0, 0);
+        for _ in 0..400 {
+            let Some(b) = opening(&[], (8, 9), 0, &mut rng) else {
+                continue;
+            };
+            // After 8 plies: move 5, white to move; after 9: move 5, black to move.
+            assert_eq!(b.fullmove_number(), 5);
+            match b.side_to_move() {
+                Color::White => white += 1,
+                Color::Black => black += 1,
+            }
+        }
+        assert!(white > 150 && black > 150, "white {white} black {black}");
+        assert_eq!(parse_plies("8-9"), Ok((8, 9)));
+        assert_eq!(parse_plies("8"), Ok((8, 8)));
+        assert_eq!(parse_plies(" 0 - 100 "), Ok((0, 100)));
+        for bad in ["9-8", "", "-", "8-", "x", "101", "1-101", "-3"] {
+            assert!(parse_plies(bad).is_err(), "{bad:?}");
         }
     }
 
@@ -809,7 +861,7 @@ mod tests {
         );
         for g in &games {
             // Every ply is there: the last position is over by the rules or by adjudication.
-            assert_eq!(data::ply_of(&g.start), 8);
+            assert!((8..=9).contains(&data::ply_of(&g.start)));
             assert!(g.result <= 2);
         }
     }
