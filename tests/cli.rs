@@ -115,6 +115,7 @@ fn every_command_has_help_and_the_version_names_the_build() {
         "texel",
         "train",
         "speedtest",
+        "net",
     ] {
         let (code, out, err) = lazuli(&[cmd, "--help"]);
         assert_eq!(code, 0, "{cmd} --help: {err}");
@@ -134,6 +135,56 @@ fn every_command_has_help_and_the_version_names_the_build() {
         "{out}"
     );
     assert!(out.contains("network SIMD: "), "{out}");
+}
+
+#[test]
+fn net_describes_a_network_and_rescales_a_copy() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/");
+    let file = std::fs::read_dir(net)
+        .expect("nets/")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "nnue"))
+        .expect("a network in nets/");
+    let file = file.to_str().expect("utf-8 path");
+    let (code, out, err) = lazuli(&["net", file]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("output scale 400"), "{out}");
+    let start = |out: &str| -> i32 {
+        let l = out
+            .lines()
+            .find(|l| l.starts_with("start position "))
+            .expect(out);
+        l.split_whitespace()
+            .nth(2)
+            .and_then(|v| v.parse().ok())
+            .expect(l)
+    };
+    let before = start(&out);
+    let dir = std::env::temp_dir().join(format!("lazuli-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("x2.nnue");
+    let copy = copy.to_str().unwrap();
+    let (code, _, err) = lazuli(&["net", file, "--scale", "800", "--out", copy]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = lazuli(&["net", copy]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("output scale 800"), "{out}");
+    assert!((start(&out) - 2 * before).abs() <= 1, "{before} -> {out}");
+    // Not a network, a scale out of range, --out without --scale: refused, nothing written.
+    let (code, _, err) = lazuli(&["net", env!("CARGO_MANIFEST_DIR")]);
+    assert_eq!(code, 1, "{err}");
+    let bad = dir.join("bad.nnue");
+    let bad = bad.to_str().unwrap();
+    for args in [
+        vec!["net", file, "--scale", "99", "--out", bad],
+        vec!["net", file, "--out", bad],
+    ] {
+        let (code, _, err) = lazuli(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!std::path::Path::new(bad).exists(), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod data;
 pub mod datagen;
+pub mod net;
 pub mod perft;
 pub mod plot;
 pub mod progress;

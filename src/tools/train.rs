@@ -334,6 +334,7 @@ impl FloatNet {
             ft_b: self.p[FT_B..OUT_W].iter().map(|&w| q(w, QA)).collect(),
             out_w: self.p[OUT_W..OUT_B].iter().map(|&w| q(w, QB)).collect(),
             out_b: (self.p[OUT_B] * (QA * QB) as f32).round() as i32,
+            scale: SCALE,
         }
     }
 }

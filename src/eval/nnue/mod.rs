@@ -23,8 +23,13 @@ pub const HIDDEN: usize = 128;
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
 pub const QB: i32 = 64;
-/// The network's output times `SCALE` is centipawns (the trainer's sigmoid scale too).
+/// The network's output times `SCALE` is centipawns (the trainer's sigmoid scale too). A
+/// network file carries its own output scale (the trainer writes `SCALE`; `lazuli net --scale`
+/// changes it), so that a network's centipawns can be matched to the search's margins without
+/// retraining.
 pub const SCALE: i32 = 400;
+/// The output scales a network file may carry.
+pub const SCALE_RANGE: std::ops::RangeInclusive<u32> = 100..=2000;
 /// Every weight is kept within this in training, so the quantised arithmetic cannot overflow:
 /// `QA * QA * round(1.98 * QB) * 2 * HIDDEN < 2^31`, and `|round(1.98 * QA)| * 32` pieces plus
 /// the bias stays far inside i16.
@@ -80,8 +85,14 @@ impl std::fmt::Display for NetError {
             NetError::Shape(s) => write!(
                 f,
                 "network shape inputs {} hidden {} QA {} QB {} scale {} does not match this \
-                 build ({INPUTS}, {HIDDEN}, {QA}, {QB}, {SCALE})",
-                s[0], s[1], s[2], s[3], s[4]
+                 build ({INPUTS}, {HIDDEN}, {QA}, {QB}, scale {} to {})",
+                s[0],
+                s[1],
+                s[2],
+                s[3],
+                s[4],
+                SCALE_RANGE.start(),
+                SCALE_RANGE.end()
             ),
             NetError::Checksum => write!(f, "the network file is corrupt (checksum)"),
             NetError::Range => write!(f, "the network has weights out of range"),
@@ -115,6 +126,8 @@ pub struct Network {
     /// Output weights: the side to move's `HIDDEN`, then the other side's.
     pub out_w: Box<[i16]>,
     pub out_b: i32,
+    /// The output's scale to centipawns (the header's; `SCALE` from the trainer).
+    pub scale: i32,
 }
 
 impl std::fmt::Debug for Network {
@@ -139,14 +152,8 @@ impl Network {
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let shape = [u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)];
-        if shape
-            != [
-                INPUTS as u32,
-                HIDDEN as u32,
-                QA as u32,
-                QB as u32,
-                SCALE as u32,
-            ]
+        if shape[..4] != [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32]
+            || !SCALE_RANGE.contains(&shape[4])
         {
             return Err(NetError::Shape(shape));
         }
@@ -180,6 +187,7 @@ impl Network {
             ft_b,
             out_w,
             out_b,
+            scale: shape[4] as i32,
         };
         net.check_ranges()?;
         Ok(net)
@@ -207,7 +215,7 @@ impl Network {
             HIDDEN as u32,
             QA as u32,
             QB as u32,
-            SCALE as u32,
+            self.scale as u32,
             0,
         ] {
             b.extend_from_slice(&v.to_le_bytes());
@@ -261,7 +269,8 @@ impl Network {
     pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
         let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
         let sum = simd::forward(simd::level(), us, them, &self.out_w);
-        (sum / QA + self.out_b) * SCALE / (QA * QB)
+        // In i64: with every weight at the clip, `(sum / QA + out_b) * scale` passes i32.
+        ((sum / QA + self.out_b) as i64 * self.scale as i64 / (QA * QB) as i64) as i32
     }
 
     /// Full evaluation of `board` from the side to move's point of view (no incremental
@@ -464,6 +473,7 @@ mod tests {
             ft_b: (0..HIDDEN).map(|_| r(100)).collect(),
             out_w: (0..2 * HIDDEN).map(|_| r(126)).collect(),
             out_b: 1234,
+            scale: SCALE,
         }
     }
 
@@ -522,6 +532,36 @@ mod tests {
         assert_eq!(Network::from_bytes(&wild.to_bytes()), Err(NetError::Range));
         // The embedded network is a valid file.
         assert!(Network::from_bytes(DEFAULT_NET_BYTES).is_ok());
+    }
+
+    #[test]
+    fn the_file_carries_the_output_scale() {
+        let net = random_net(4);
+        let boards: Vec<Board> = playouts(5, 20, 30).into_iter().flatten().collect();
+        let mut scaled = net.clone();
+        scaled.scale = 3 * SCALE / 2;
+        let back = Network::from_bytes(&scaled.to_bytes()).unwrap();
+        assert_eq!(back.scale, 3 * SCALE / 2);
+        let mut moved = 0;
+        for b in &boards {
+            let (a, c) = (net.evaluate(b) as f64, back.evaluate(b) as f64);
+            // The same output times 1.5, up to the rounding of the final division.
+            assert!((c - 1.5 * a).abs() <= 2.0, "{a} {c} {}", b.to_fen());
+            moved += (a != c) as usize;
+        }
+        assert!(moved > boards.len() / 2, "{moved} of {}", boards.len());
+        // Scales outside the range are refused as another shape.
+        for bad in [0, SCALE_RANGE.start() - 1, SCALE_RANGE.end() + 1] {
+            let mut b = net.to_bytes();
+            b[24..28].copy_from_slice(&bad.to_le_bytes());
+            let n = b.len();
+            let sum = fnv1a(&b[..n - 8]);
+            b[n - 8..].copy_from_slice(&sum.to_le_bytes());
+            assert!(
+                matches!(Network::from_bytes(&b), Err(NetError::Shape(_))),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,70 @@
+//! `lazuli net`: what a network file is, and a copy of it with another output scale.
+//!
+//! The output scale (centipawns per unit of the network's output; the trainer writes
+//! `nnue::SCALE`) is in the file's header. A network trained on its searches' scores comes out
+//! with compressed scores (a least-squares fit in win-probability space shrinks them), so its
+//! centipawns are smaller than those the search's margins were tuned on; a copy with a larger
+//! scale plays on the old scale without retraining. Whether that pays is for an SPRT to say.
+
+use crate::chess::Board;
+use crate::eval::nnue::{self, Network, SCALE_RANGE};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `lazuli net` arguments.
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "A network file's shape, scale and checks; --scale writes a copy with another output scale"
+)]
+pub struct Args {
+    /// The network file
+    pub file: PathBuf,
+    /// Output scale for the copy: centipawns = output x N (the trainer writes 400)
+    #[arg(long, value_name = "N", value_parser = super::ranged(*SCALE_RANGE.start(), *SCALE_RANGE.end()))]
+    pub scale: Option<u32>,
+    /// Where the copy goes (needed with --scale; name it nn-<first 12 hex digits of its
+    /// sha256>.nnue to keep it in nets/)
+    #[arg(long, value_name = "FILE", requires = "scale")]
+    pub out: Option<PathBuf>,
+}
+
+/// What `lazuli net FILE` prints.
+pub fn describe(net: &Network) -> String {
+    let start = net.evaluate(&Board::startpos());
+    format!(
+        "shape (768 -> {}) x 2 -> 1, SCReLU, QA {} QB {}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
+        nnue::HIDDEN,
+        nnue::QA,
+        nnue::QB,
+        net.scale,
+    )
+}
+
+/// `lazuli net`: the command.
+pub fn command(args: Args) -> ExitCode {
+    let net = match Network::load(&args.file) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("lazuli net: {}: {e}", args.file.display());
+            return ExitCode::from(1);
+        }
+    };
+    print!("{}", describe(&net));
+    let Some(scale) = args.scale else {
+        return ExitCode::SUCCESS;
+    };
+    let Some(out) = args.out else {
+        eprintln!("lazuli net: --scale needs --out FILE");
+        return ExitCode::from(2);
+    };
+    let copy = Network {
+        scale: scale as i32,
+        ..net
+    };
+    if let Err(e) = std::fs::write(&out, copy.to_bytes()) {
+        eprintln!("lazuli net: {}: {e}", out.display());
+        return ExitCode::from(1);
+    }
+    println!("wrote {} with output scale {scale}", out.display());
+    ExitCode::SUCCESS
+}
