@@ -16,9 +16,19 @@ Input: datagen text lines `<FEN> | <score> | <result>` (white's point of view), 
 ../shared/data. Output: the Rust constants for
 `src/eval/wdl.rs`, and a table of predicted against observed results per score bucket.
 
+Whether a refit is worth it: the positions are cut into two halves in file order (whole games
+but one), the model is fitted to each half and scored on the other, and the model now in
+`src/eval/wdl.rs` is scored on both; a refit that does not beat the current model out of
+sample is not worth taking. `--score-mult K` multiplies the scores first, for data made by a
+network whose output scale has since changed (e.g. 476 / 400).
+
     pip install numpy scipy
     python3 scripts/fit_wdl.py ~/lazuli-data/gen0-shared.txt ~/lazuli-data/gen0-hce-s2.txt
+    python3 scripts/fit_wdl.py gen1.txt --score-mult 1.19
 """
+
+import os
+import re
 
 import sys
 
@@ -68,20 +78,58 @@ def neg_log_likelihood(params, v, x, r):
     return -np.mean(np.log(np.clip(p, 1e-9, 1.0)))
 
 
-def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        sys.exit(2)
-    v, m, r = read(sys.argv[1:])
-    if len(v) < 1000:
-        sys.exit(f"only {len(v)} usable positions; need at least 1000")
-    x = m / 58.0
+def fit_model(v, x, r):
     start = np.array([0.0, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 80.0])
     fit = minimize(neg_log_likelihood, start, args=(v, x, r), method="Nelder-Mead",
                    options={"maxiter": 20000, "maxfev": 20000, "xatol": 1e-3, "fatol": 1e-9})
     fit = minimize(neg_log_likelihood, fit.x, args=(v, x, r), method="BFGS")
-    p = fit.x
-    print(f"positions {len(v)}  mean log-loss {fit.fun:.5f}")
+    return fit.x, fit.fun
+
+
+def current_model():
+    """The coefficients in src/eval/wdl.rs, or None where it cannot be read."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "eval", "wdl.rs")
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        return None
+    coeffs = []
+    for name in ("AS", "BS"):
+        found = re.search(r"const %s: \[f64; 4\] = \[([^\]]*)\]" % name, text)
+        if not found:
+            return None
+        coeffs += [float(c) for c in found.group(1).split(",")]
+    return np.array(coeffs)
+
+
+def main():
+    args = sys.argv[1:]
+    mult = 1.0
+    if "--score-mult" in args:
+        i = args.index("--score-mult")
+        mult = float(args[i + 1])
+        del args[i:i + 2]
+    if not args:
+        print(__doc__)
+        sys.exit(2)
+    v, m, r = read(args)
+    v = v * mult
+    if len(v) < 1000:
+        sys.exit(f"only {len(v)} usable positions; need at least 1000")
+    x = m / 58.0
+    h = len(v) // 2
+    a, b = slice(0, h), slice(h, len(v))
+    pa, _ = fit_model(v[a], x[a], r[a])
+    pb, _ = fit_model(v[b], x[b], r[b])
+    print("out of sample (mean log-loss, lower is better): "
+          f"fitted on the first half, on the second {neg_log_likelihood(pa, v[b], x[b], r[b]):.5f}; "
+          f"fitted on the second, on the first {neg_log_likelihood(pb, v[a], x[a], r[a]):.5f}")
+    old = current_model()
+    if old is not None:
+        print(f"the model in src/eval/wdl.rs: on the first half {neg_log_likelihood(old, v[a], x[a], r[a]):.5f}, "
+              f"on the second {neg_log_likelihood(old, v[b], x[b], r[b]):.5f}")
+    p, loss = fit_model(v, x, r)
+    print(f"positions {len(v)}  mean log-loss {loss:.5f}")
     print(f"const AS: [f64; 4] = [{p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}, {p[3]:.3f}];")
     print(f"const BS: [f64; 4] = [{p[4]:.3f}, {p[5]:.3f}, {p[6]:.3f}, {p[7]:.3f}];")
     win, loss = model(p, v, x)
