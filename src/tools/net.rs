@@ -4,7 +4,9 @@
 //! `nnue::SCALE`) is in the file's header. A network trained on its searches' scores comes out
 //! with compressed scores (a least-squares fit in win-probability space shrinks them), so its
 //! centipawns are smaller than those the search's margins were tuned on; a copy with a larger
-//! scale plays on the old scale without retraining. Whether that pays is for an SPRT to say.
+//! scale plays on the old scale without retraining. Measured for candidate 4 (nets/README,
+//! "Output scale"): the hand-written scale (476) did not pay (-44 +- 48 Elo in 110 games), so
+//! the default keeps the trainer's 400; the tool stays for measuring later networks.
 
 use crate::chess::Board;
 use crate::eval::nnue::{self, Network, SCALE_RANGE};
@@ -32,7 +34,8 @@ pub struct Args {
 pub fn describe(net: &Network) -> String {
     let start = net.evaluate(&Board::startpos());
     format!(
-        "shape (768 -> {}) x 2 -> 1, SCReLU, QA {} QB {}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
+        "shape ({} -> {}) x 2 -> 1, SCReLU, QA {} QB {}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
+        nnue::INPUTS,
         nnue::HIDDEN,
         nnue::QA,
         nnue::QB,
