@@ -5,8 +5,10 @@
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
 //! likelihood to 183,565 positions (ply >= 16, the training filters, scores in -2000..2000) of
-//! 2,251 generation-1 self-play games of the default network (`nn-a23947ce99df`, 5k soft / 20k
-//! hard nodes a move; 33% draws). Out of sample (each half of the games fitted, scored on the
+//! 2,251 generation-1 self-play games of candidate 4 (`nn-a23947ce99df`, 5k soft / 20k hard
+//! nodes a move; 33% draws), the default network until candidate 5 (`nn-44f56694d0c2`, trained
+//! on the same data), whose scores are on nearly the same scale (slope 0.82 of the hand-written
+//! evaluation's centipawns against candidate 4's 0.84). Out of sample (each half of the games fitted, scored on the
 //! other) the refit's mean log-loss is 0.610 / 0.635 against 0.771 / 0.708 for the model it
 //! replaced, fitted to hand-written-evaluation games (20% draws).
 //! Refit when the default evaluation changes, since the model maps that evaluation's scale.
