@@ -8,11 +8,11 @@
 //! 2,251 generation-1 self-play games of candidate 4 (`nn-a23947ce99df`, 5k soft / 20k hard
 //! nodes a move; 33% draws), the default network until candidate 5 (`nn-44f56694d0c2`, trained
 //! on the same data), whose scores are on nearly the same scale (slope 0.82 of the hand-written
-//! evaluation's centipawns against candidate 4's 0.84). Checked on 4,653 games of candidate 5
-//! (366,953 positions, 22% draws): its log-loss there, 0.609 / 0.630 on the two halves, matches
-//! a refit's out of sample (0.613 / 0.627), so it was kept. Out of sample (each half of the games fitted, scored on the
-//! other) the refit's mean log-loss is 0.610 / 0.635 against 0.771 / 0.708 for the model it
-//! replaced, fitted to hand-written-evaluation games (20% draws).
+//! evaluation's centipawns against candidate 4's 0.84). Out of sample (each half of the games
+//! fitted, scored on the other) that fit's mean log-loss was 0.610 / 0.635 against 0.771 / 0.708
+//! for the model it replaced, fitted to hand-written-evaluation games (20% draws). Checked on
+//! 4,653 games of candidate 5 (366,953 positions, 22% draws): its log-loss there, 0.609 / 0.630
+//! on the two halves, matches a refit's out of sample (0.613 / 0.627), so it was kept.
 //! Refit when the default evaluation changes, since the model maps that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
