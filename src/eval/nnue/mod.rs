@@ -296,8 +296,8 @@ impl Default for Accumulator {
 }
 
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
-pub const DEFAULT_NET_NAME: &str = "nn-44f56694d0c2.nnue";
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-44f56694d0c2.nnue");
+pub const DEFAULT_NET_NAME: &str = "nn-7f0e1968fd25.nnue";
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-7f0e1968fd25.nnue");
 const _: () = assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE);
 
 /// The embedded network, parsed once.
