@@ -31,14 +31,17 @@ pub const SCALE: i32 = 400;
 /// The output scales a network file may carry.
 pub const SCALE_RANGE: std::ops::RangeInclusive<u32> = 100..=2000;
 /// Every weight is kept within this in training, so the quantised arithmetic cannot overflow:
-/// `QA * QA * round(1.98 * QB) * 2 * HIDDEN < 2^31`, and `|round(1.98 * QA)| * 32` pieces plus
-/// the bias stays far inside i16.
+/// one perspective's half of the output layer, `QA * QA * round(1.98 * QB) * HIDDEN`, stays
+/// below 2^31 (the two halves are added in i64), `QA * round(1.98 * QB)` fits i16 (the SIMD
+/// kernels multiply there), and `|round(1.98 * QA)| * 32` pieces plus the bias stays far inside
+/// i16.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
 const _: () = assert!(
-    (QA as i64) * (QA as i64) * ((WEIGHT_CLIP * QB as f32) as i64 + 1) * 2 * (HIDDEN as i64)
+    (QA as i64) * (QA as i64) * ((WEIGHT_CLIP * QB as f32) as i64 + 1) * (HIDDEN as i64)
         < i32::MAX as i64
 );
+const _: () = assert!((QA as i64) * ((WEIGHT_CLIP * QB as f32) as i64 + 1) <= i16::MAX as i64);
 
 /// The input index of `piece` on `sq` seen from `perspective`.
 #[inline(always)]
@@ -270,7 +273,7 @@ impl Network {
         let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
         let sum = simd::forward(simd::level(), us, them, &self.out_w);
         // In i64: with every weight at the clip, `(sum / QA + out_b) * scale` passes i32.
-        ((sum / QA + self.out_b) as i64 * self.scale as i64 / (QA * QB) as i64) as i32
+        ((sum / QA as i64 + self.out_b as i64) * self.scale as i64 / (QA * QB) as i64) as i32
     }
 
     /// Full evaluation of `board` from the side to move's point of view (no incremental
@@ -534,6 +537,33 @@ mod tests {
         assert!(Network::from_bytes(DEFAULT_NET_BYTES).is_ok());
     }
 
+    /// Every activation at QA and every output weight at the clip: the largest output the file
+    /// checks allow, which passes i32 before the division by QA from HIDDEN = 256 on.
+    #[test]
+    fn the_output_is_exact_with_every_weight_at_the_clip() {
+        let ft = (WEIGHT_CLIP * QA as f32).round() as i16;
+        let out = (WEIGHT_CLIP * QB as f32).round() as i16;
+        let board = Board::from_fen(crate::chess::STARTPOS, false).unwrap();
+        for sign in [1i16, -1] {
+            let net = Network {
+                ft_w: vec![0; INPUTS * HIDDEN].into(),
+                ft_b: vec![ft; HIDDEN].into(),
+                out_w: vec![sign * out; 2 * HIDDEN].into(),
+                out_b: 0,
+                scale: SCALE,
+            };
+            assert_eq!(net.check_ranges(), Ok(()));
+            let acc = net.refresh(&board);
+            let exact = 2 * HIDDEN as i64 * (QA as i64) * (QA as i64) * (sign * out) as i64;
+            for level in simd::Level::available() {
+                let sum = simd::forward(level, &acc.v[0], &acc.v[1], &net.out_w);
+                assert_eq!(sum, exact, "{}", level.name());
+            }
+            let cp = exact / QA as i64 * SCALE as i64 / (QA * QB) as i64;
+            assert_eq!(net.evaluate(&board) as i64, cp);
+        }
+    }
+
     #[test]
     fn the_file_carries_the_output_scale() {
         let net = random_net(4);
@@ -611,7 +641,7 @@ mod tests {
                 for (p, persp) in Color::BOTH.into_iter().enumerate() {
                     let adds = rows(&net, &e.add[..e.n_add as usize], persp);
                     let subs = rows(&net, &e.sub[..e.n_sub as usize], persp);
-                    let forward: Vec<i32> = levels
+                    let forward: Vec<i64> = levels
                         .iter()
                         .map(|&l| simd::forward(l, &child.v[p], &child.v[1 - p], &net.out_w))
                         .collect();

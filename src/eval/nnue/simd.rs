@@ -84,9 +84,11 @@ pub fn update(
 }
 
 /// The output layer before its bias: `sum(clamp(us, 0, QA)^2 * w[..H]) + sum(clamp(them, 0,
-/// QA)^2 * w[H..])`, wrapping in i32 (it cannot overflow for weights within the clip).
+/// QA)^2 * w[H..])`. Each perspective's sum is exact in i32 for weights within the clip (see
+/// `nnue::WEIGHT_CLIP`); the two are added in i64, where the sum of both may pass i32 (from
+/// HIDDEN = 256 on).
 #[inline]
-pub fn forward(level: Level, us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[i16]) -> i32 {
+pub fn forward(level: Level, us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[i16]) -> i64 {
     let (w_us, w_them) = w.split_at(HIDDEN);
     let (Ok(w_us), Ok(w_them)) = (
         <&[i16; HIDDEN]>::try_from(w_us),
@@ -98,14 +100,14 @@ pub fn forward(level: Level, us: &[i16; HIDDEN], them: &[i16; HIDDEN], w: &[i16]
         #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
             // SAFETY: chosen only when the CPU reports AVX2 (see `update`).
-            unsafe { avx2::forward(us, w_us).wrapping_add(avx2::forward(them, w_them)) }
+            unsafe { avx2::forward(us, w_us) as i64 + avx2::forward(them, w_them) as i64 }
         }
         #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
             // SAFETY: chosen only when the CPU reports AVX-512 F and BW.
-            unsafe { avx512::forward(us, w_us).wrapping_add(avx512::forward(them, w_them)) }
+            unsafe { avx512::forward(us, w_us) as i64 + avx512::forward(them, w_them) as i64 }
         }
-        _ => scalar_forward(us, w_us).wrapping_add(scalar_forward(them, w_them)),
+        _ => scalar_forward(us, w_us) as i64 + scalar_forward(them, w_them) as i64,
     }
 }
 
