@@ -78,8 +78,11 @@ def neg_log_likelihood(params, v, x, r):
     return -np.mean(np.log(np.clip(p, 1e-9, 1.0)))
 
 
-def fit_model(v, x, r):
-    start = np.array([0.0, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 80.0])
+def fit_model(v, x, r, start=None):
+    """Maximum-likelihood coefficients, searched from `start` (the current model, where there is
+    one: it is near the optimum, so the search takes far fewer steps) or from a flat guess."""
+    if start is None:
+        start = np.array([0.0, 0.0, 0.0, 150.0, 0.0, 0.0, 0.0, 80.0])
     fit = minimize(neg_log_likelihood, start, args=(v, x, r), method="Nelder-Mead",
                    options={"maxiter": 20000, "maxfev": 20000, "xatol": 1e-3, "fatol": 1e-9})
     fit = minimize(neg_log_likelihood, fit.x, args=(v, x, r), method="BFGS")
@@ -119,16 +122,16 @@ def main():
     x = m / 58.0
     h = len(v) // 2
     a, b = slice(0, h), slice(h, len(v))
-    pa, _ = fit_model(v[a], x[a], r[a])
-    pb, _ = fit_model(v[b], x[b], r[b])
+    old = current_model()
+    pa, _ = fit_model(v[a], x[a], r[a], old)
+    pb, _ = fit_model(v[b], x[b], r[b], old)
     print("out of sample (mean log-loss, lower is better): "
           f"fitted on the first half, on the second {neg_log_likelihood(pa, v[b], x[b], r[b]):.5f}; "
           f"fitted on the second, on the first {neg_log_likelihood(pb, v[a], x[a], r[a]):.5f}")
-    old = current_model()
     if old is not None:
         print(f"the model in src/eval/wdl.rs: on the first half {neg_log_likelihood(old, v[a], x[a], r[a]):.5f}, "
               f"on the second {neg_log_likelihood(old, v[b], x[b], r[b]):.5f}")
-    p, loss = fit_model(v, x, r)
+    p, loss = fit_model(v, x, r, old)
     print(f"positions {len(v)}  mean log-loss {loss:.5f}")
     print(f"const AS: [f64; 4] = [{p[0]:.3f}, {p[1]:.3f}, {p[2]:.3f}, {p[3]:.3f}];")
     print(f"const BS: [f64; 4] = [{p[4]:.3f}, {p[5]:.3f}, {p[6]:.3f}, {p[7]:.3f}];")
