@@ -121,7 +121,14 @@ fn nnue_parts(c: &mut Criterion) {
             })
         });
         g.bench_function(format!("forward_{}", level.name()), |b| {
-            b.iter(|| simd::forward(level, black_box(&acc.v[0]), &acc.v[1], &net.out_w))
+            b.iter(|| {
+                simd::forward(
+                    level,
+                    black_box(&acc.v[0]),
+                    &acc.v[1],
+                    net.bucket_weights(0),
+                )
+            })
         });
     }
     g.finish();

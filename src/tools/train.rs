@@ -19,7 +19,9 @@
 //! scaling with cores where acyclib's CPU device cannot). So this trainer stays.
 
 use crate::chess::{Board, Color};
-use crate::eval::nnue::{self, HIDDEN, INPUTS, Network, QA, QB, SCALE, WEIGHT_CLIP};
+use crate::eval::nnue::{
+    self, HIDDEN, INPUTS, Network, OUTPUT_BUCKETS, QA, QB, SCALE, WEIGHT_CLIP, output_bucket,
+};
 use crate::tools::datagen::Rng;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -197,12 +199,13 @@ pub fn eval_loss(samples: &[Sample], evals: &[i16], lambda: f32) -> f64 {
 }
 
 /// Float parameters, laid out flat: feature transformer weights (`INPUTS x HIDDEN`, by input),
-/// its bias, the output weights (`2 x HIDDEN`), the output bias.
+/// its bias, the output weights (`2 x HIDDEN` per output bucket), the output biases (one per
+/// bucket).
 pub const FT_W: usize = 0;
 pub const FT_B: usize = FT_W + INPUTS * HIDDEN;
 pub const OUT_W: usize = FT_B + HIDDEN;
-pub const OUT_B: usize = OUT_W + 2 * HIDDEN;
-pub const PARAMS: usize = OUT_B + 1;
+pub const OUT_B: usize = OUT_W + OUTPUT_BUCKETS * 2 * HIDDEN;
+pub const PARAMS: usize = OUT_B + OUTPUT_BUCKETS;
 
 /// A float network (the trainer's view of it).
 #[derive(Clone)]
@@ -243,11 +246,12 @@ impl FloatNet {
         acc
     }
 
-    /// The raw output (centipawns / SCALE) for a sample.
-    fn output(&self, acc: &[[f32; HIDDEN]; 2]) -> f32 {
-        let mut out = self.p[OUT_B];
+    /// The raw output (centipawns / SCALE) of output bucket `b`.
+    fn output(&self, acc: &[[f32; HIDDEN]; 2], b: usize) -> f32 {
+        let mut out = self.p[OUT_B + b];
+        let w0 = OUT_W + b * 2 * HIDDEN;
         for (side, a) in acc.iter().enumerate() {
-            let w = &self.p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let w = &self.p[w0 + side * HIDDEN..w0 + (side + 1) * HIDDEN];
             for (x, w) in a.iter().zip(w) {
                 let c = x.clamp(0.0, 1.0);
                 out += c * c * w;
@@ -259,25 +263,27 @@ impl FloatNet {
     /// The evaluation of `board` in centipawns for the side to move (float arithmetic).
     pub fn evaluate(&self, board: &Board) -> f32 {
         let s = Sample::new(board, 0, 0.5);
-        self.output(&self.accumulate(&s)) * SCALE as f32
+        self.output(&self.accumulate(&s), output_bucket(s.n as usize)) * SCALE as f32
     }
 
     /// Loss of one sample; adds its gradient into `grad` when given.
     #[inline]
     fn sample_loss(&self, s: &Sample, lambda: f32, grad: Option<&mut [f32]>) -> f32 {
         let acc = self.accumulate(s);
-        let out = self.output(&acc);
+        let b = output_bucket(s.n as usize);
+        let out = self.output(&acc, b);
         let pred = sigmoid(out);
         let err = pred - s.target(lambda);
         let Some(grad) = grad else {
             return err * err;
         };
         let g = 2.0 * err * pred * (1.0 - pred);
-        grad[OUT_B] += g;
+        grad[OUT_B + b] += g;
         let mut d = [[0.0f32; HIDDEN]; 2];
+        let w0 = OUT_W + b * 2 * HIDDEN;
         for side in 0..2 {
-            let w = &self.p[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
-            let gw = &mut grad[OUT_W + side * HIDDEN..OUT_W + (side + 1) * HIDDEN];
+            let w = &self.p[w0 + side * HIDDEN..w0 + (side + 1) * HIDDEN];
+            let gw = &mut grad[w0 + side * HIDDEN..w0 + (side + 1) * HIDDEN];
             for i in 0..HIDDEN {
                 let x = acc[side][i];
                 let c = x.clamp(0.0, 1.0);
@@ -333,7 +339,10 @@ impl FloatNet {
             ft_w: self.p[FT_W..FT_B].iter().map(|&w| q(w, QA)).collect(),
             ft_b: self.p[FT_B..OUT_W].iter().map(|&w| q(w, QA)).collect(),
             out_w: self.p[OUT_W..OUT_B].iter().map(|&w| q(w, QB)).collect(),
-            out_b: (self.p[OUT_B] * (QA * QB) as f32).round() as i32,
+            out_b: self.p[OUT_B..]
+                .iter()
+                .map(|&w| (w * (QA * QB) as f32).round() as i32)
+                .collect(),
             scale: SCALE,
         }
     }

@@ -4,7 +4,8 @@
 //! piece-square inputs (own/enemy x 6 piece types x 64 squares, the board mirrored vertically
 //! for black); its accumulator is the hidden layer before the activation. The output layer
 //! reads the side to move's accumulator first, then the other side's, through SCReLU
-//! (`clamp(x, 0, 1)^2`). Integer inference: the feature transformer in i16 scaled by `QA`, the
+//! (`clamp(x, 0, 1)^2`), with one set of output weights per output bucket (by the number of
+//! pieces; `OUTPUT_BUCKETS`, 1 in the networks so far). Integer inference: the feature transformer in i16 scaled by `QA`, the
 //! output weights in i16 scaled by `QB`, the result scaled to centipawns by `SCALE`.
 //!
 //! [`feature`] is the one definition of the inputs: the trainer (`crate::tools::train`) uses it too,
@@ -19,6 +20,11 @@ use std::sync::{Arc, OnceLock};
 pub const INPUTS: usize = 768;
 /// Hidden neurons per perspective.
 pub const HIDDEN: usize = 128;
+/// Output buckets: the output layer has this many sets of weights, chosen by the number of
+/// pieces on the board (see [`output_bucket`]), so that the network can weigh its hidden
+/// features differently in the opening, the middlegame and the endgame at no cost in speed.
+/// 1 is the plain `(768 -> H) x 2 -> 1` network.
+pub const OUTPUT_BUCKETS: usize = 1;
 /// Quantisation of the feature transformer (its activation range is `[0, QA]`).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -42,6 +48,14 @@ const _: () = assert!(
         < i32::MAX as i64
 );
 const _: () = assert!((QA as i64) * ((WEIGHT_CLIP * QB as f32) as i64 + 1) <= i16::MAX as i64);
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included): 2..=32
+/// pieces are cut into `OUTPUT_BUCKETS` equal ranges.
+#[inline(always)]
+pub fn output_bucket(pieces: usize) -> usize {
+    // (0..=30) * B / 31 < B for every B.
+    (pieces.clamp(2, 32) - 2) * OUTPUT_BUCKETS / 31
+}
 
 /// The input index of `piece` on `sq` seen from `perspective`.
 #[inline(always)]
@@ -106,7 +120,18 @@ impl std::fmt::Display for NetError {
 /// The file layout: a 32-byte header, the weights little-endian, an FNV-1a checksum.
 pub const MAGIC: &[u8; 8] = b"LZNNUE\x00\x01";
 const HEADER: usize = 32;
-const BODY: usize = 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+const BODY: usize =
+    2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
+/// The header's last word: the number of output buckets, 0 for one (the files written before
+/// buckets existed, which stay byte-identical).
+const fn header_buckets() -> u32 {
+    if OUTPUT_BUCKETS == 1 {
+        0
+    } else {
+        OUTPUT_BUCKETS as u32
+    }
+}
+
 /// Size of a network file of this build's architecture.
 pub const FILE_SIZE: usize = HEADER + BODY + 8;
 
@@ -126,9 +151,10 @@ pub struct Network {
     /// Feature transformer, one row of `HIDDEN` per input: `ft_w[f * HIDDEN + i]`.
     pub ft_w: Box<[i16]>,
     pub ft_b: Box<[i16]>,
-    /// Output weights: the side to move's `HIDDEN`, then the other side's.
+    /// Output weights, per bucket: the side to move's `HIDDEN`, then the other side's.
     pub out_w: Box<[i16]>,
-    pub out_b: i32,
+    /// Output bias, per bucket.
+    pub out_b: Box<[i32]>,
     /// The output's scale to centipawns (the header's; `SCALE` from the trainer).
     pub scale: i32,
 }
@@ -157,6 +183,7 @@ impl Network {
         let shape = [u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)];
         if shape[..4] != [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32]
             || !SCALE_RANGE.contains(&shape[4])
+            || u32_at(28) != header_buckets()
         {
             return Err(NetError::Shape(shape));
         }
@@ -183,8 +210,11 @@ impl Network {
         };
         let ft_w = take(INPUTS * HIDDEN);
         let ft_b = take(HIDDEN);
-        let out_w = take(2 * HIDDEN);
-        let out_b = i32::from_le_bytes([data[at], data[at + 1], data[at + 2], data[at + 3]]);
+        let out_w = take(OUTPUT_BUCKETS * 2 * HIDDEN);
+        let out_b: Box<[i32]> = data[at..at + 4 * OUTPUT_BUCKETS]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         let net = Network {
             ft_w,
             ft_b,
@@ -219,7 +249,7 @@ impl Network {
             QA as u32,
             QB as u32,
             self.scale as u32,
-            0,
+            header_buckets(),
         ] {
             b.extend_from_slice(&v.to_le_bytes());
         }
@@ -231,7 +261,9 @@ impl Network {
         {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        b.extend_from_slice(&self.out_b.to_le_bytes());
+        for w in self.out_b.iter() {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -267,19 +299,27 @@ impl Network {
         acc
     }
 
-    /// The output for the side to move `stm`, in centipawns.
+    /// The output weights of bucket `b` (`2 * HIDDEN`: side to move, then the other side).
+    #[inline(always)]
+    pub fn bucket_weights(&self, b: usize) -> &[i16] {
+        &self.out_w[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN]
+    }
+
+    /// The output of `board` (whose accumulator is `acc`) for its side to move, in centipawns.
     #[inline]
-    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+    pub fn output(&self, acc: &Accumulator, board: &Board) -> i32 {
+        let stm = board.side_to_move();
+        let b = output_bucket(board.occupied().count() as usize);
         let (us, them) = (&acc.v[stm.index()], &acc.v[stm.flip().index()]);
-        let sum = simd::forward(simd::level(), us, them, &self.out_w);
+        let sum = simd::forward(simd::level(), us, them, self.bucket_weights(b));
         // In i64: with every weight at the clip, `(sum / QA + out_b) * scale` passes i32.
-        ((sum / QA as i64 + self.out_b as i64) * self.scale as i64 / (QA * QB) as i64) as i32
+        ((sum / QA as i64 + self.out_b[b] as i64) * self.scale as i64 / (QA * QB) as i64) as i32
     }
 
     /// Full evaluation of `board` from the side to move's point of view (no incremental
     /// state; for `eval` and tests).
     pub fn evaluate(&self, board: &Board) -> i32 {
-        self.output(&self.refresh(board), board.side_to_move())
+        self.output(&self.refresh(board), board)
     }
 }
 
@@ -423,7 +463,7 @@ impl Stack {
             }
             e.computed = true;
         }
-        net.output(&self.entries[ply].acc, board.side_to_move())
+        net.output(&self.entries[ply].acc, board)
     }
 }
 
@@ -474,8 +514,8 @@ mod tests {
         Network {
             ft_w: (0..INPUTS * HIDDEN).map(|_| r(60)).collect(),
             ft_b: (0..HIDDEN).map(|_| r(100)).collect(),
-            out_w: (0..2 * HIDDEN).map(|_| r(126)).collect(),
-            out_b: 1234,
+            out_w: (0..OUTPUT_BUCKETS * 2 * HIDDEN).map(|_| r(126)).collect(),
+            out_b: (0..OUTPUT_BUCKETS as i32).map(|b| 1234 - 100 * b).collect(),
             scale: SCALE,
         }
     }
@@ -537,6 +577,36 @@ mod tests {
         assert!(Network::from_bytes(DEFAULT_NET_BYTES).is_ok());
     }
 
+    #[test]
+    fn output_buckets_cover_every_piece_count_in_order() {
+        assert_eq!(output_bucket(2), 0);
+        assert_eq!(output_bucket(32), OUTPUT_BUCKETS - 1);
+        for n in 2..32 {
+            let (a, b) = (output_bucket(n), output_bucket(n + 1));
+            assert!(a <= b && b <= a + 1, "{n} pieces: {a}, then {b}");
+        }
+        // Every bucket is used, by at least three piece counts (8 buckets: 4 each, 3 for the
+        // last).
+        for b in 0..OUTPUT_BUCKETS {
+            let n = (2..=32).filter(|&n| output_bucket(n) == b).count();
+            assert!(n >= 31 / OUTPUT_BUCKETS, "bucket {b} has {n} piece counts");
+        }
+    }
+
+    /// The evaluation reads the weights of its position's bucket: a network whose buckets
+    /// differ only in their bias gives, for each position, the bias of its piece count.
+    #[test]
+    fn the_output_uses_the_bucket_of_the_position() {
+        let mut net = random_net(7);
+        net.out_w.iter_mut().for_each(|w| *w = 0);
+        let boards: Vec<Board> = playouts(8, 6, 120).into_iter().flatten().collect();
+        for board in &boards {
+            let b = output_bucket(board.occupied().count() as usize);
+            let cp = net.out_b[b] as i64 * SCALE as i64 / (QA * QB) as i64;
+            assert_eq!(net.evaluate(board) as i64, cp);
+        }
+    }
+
     /// Every activation at QA and every output weight at the clip: the largest output the file
     /// checks allow, which passes i32 before the division by QA from HIDDEN = 256 on.
     #[test]
@@ -548,15 +618,15 @@ mod tests {
             let net = Network {
                 ft_w: vec![0; INPUTS * HIDDEN].into(),
                 ft_b: vec![ft; HIDDEN].into(),
-                out_w: vec![sign * out; 2 * HIDDEN].into(),
-                out_b: 0,
+                out_w: vec![sign * out; OUTPUT_BUCKETS * 2 * HIDDEN].into(),
+                out_b: vec![0; OUTPUT_BUCKETS].into(),
                 scale: SCALE,
             };
             assert_eq!(net.check_ranges(), Ok(()));
             let acc = net.refresh(&board);
             let exact = 2 * HIDDEN as i64 * (QA as i64) * (QA as i64) * (sign * out) as i64;
             for level in simd::Level::available() {
-                let sum = simd::forward(level, &acc.v[0], &acc.v[1], &net.out_w);
+                let sum = simd::forward(level, &acc.v[0], &acc.v[1], net.bucket_weights(0));
                 assert_eq!(sum, exact, "{}", level.name());
             }
             let cp = exact / QA as i64 * SCALE as i64 / (QA * QB) as i64;
@@ -643,7 +713,9 @@ mod tests {
                     let subs = rows(&net, &e.sub[..e.n_sub as usize], persp);
                     let forward: Vec<i64> = levels
                         .iter()
-                        .map(|&l| simd::forward(l, &child.v[p], &child.v[1 - p], &net.out_w))
+                        .map(|&l| {
+                            simd::forward(l, &child.v[p], &child.v[1 - p], net.bucket_weights(0))
+                        })
                         .collect();
                     let updated: Vec<[i16; HIDDEN]> = levels
                         .iter()
