@@ -339,8 +339,8 @@ impl Default for Accumulator {
 }
 
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
-pub const DEFAULT_NET_NAME: &str = "nn-7f0e1968fd25.nnue";
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-7f0e1968fd25.nnue");
+pub const DEFAULT_NET_NAME: &str = "nn-c9c3bdfe9528.nnue";
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-c9c3bdfe9528.nnue");
 const _: () = assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE);
 
 /// The embedded network, parsed once.
