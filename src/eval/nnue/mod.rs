@@ -83,8 +83,9 @@ pub enum NetError {
         expected: usize,
     },
     Magic,
-    /// A network of another shape (inputs, hidden, QA, QB, scale as the file says).
-    Shape([u32; 5]),
+    /// A network of another shape (inputs, hidden, QA, QB, scale and output buckets as the
+    /// file says; the header's 0 for buckets is reported as 1).
+    Shape([u32; 6]),
     Checksum,
     /// A value the engine's arithmetic cannot take (a weight beyond the clip).
     Range,
@@ -101,13 +102,15 @@ impl std::fmt::Display for NetError {
             NetError::Magic => write!(f, "not a Lazuli network file (bad magic)"),
             NetError::Shape(s) => write!(
                 f,
-                "network shape inputs {} hidden {} QA {} QB {} scale {} does not match this \
-                 build ({INPUTS}, {HIDDEN}, {QA}, {QB}, scale {} to {})",
+                "network shape inputs {} hidden {} QA {} QB {} scale {} output buckets {} does \
+                 not match this build ({INPUTS}, {HIDDEN}, {QA}, {QB}, scale {} to {}, \
+                 output buckets {OUTPUT_BUCKETS})",
                 s[0],
                 s[1],
                 s[2],
                 s[3],
                 s[4],
+                s[5],
                 SCALE_RANGE.start(),
                 SCALE_RANGE.end()
             ),
@@ -180,7 +183,15 @@ impl Network {
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let shape = [u32_at(8), u32_at(12), u32_at(16), u32_at(20), u32_at(24)];
+        let buckets = u32_at(28).max(1);
+        let shape = [
+            u32_at(8),
+            u32_at(12),
+            u32_at(16),
+            u32_at(20),
+            u32_at(24),
+            buckets,
+        ];
         if shape[..4] != [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32]
             || !SCALE_RANGE.contains(&shape[4])
             || u32_at(28) != header_buckets()
@@ -569,6 +580,21 @@ mod tests {
         let mut bad = bytes.clone();
         bad[12] = 0; // hidden size
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape(_))));
+        // Another count of output buckets is another shape, and the message says so.
+        let mut bad = bytes.clone();
+        let other = if OUTPUT_BUCKETS == 1 { 8u32 } else { 0 };
+        bad[28..32].copy_from_slice(&other.to_le_bytes());
+        let err = Network::from_bytes(&bad).unwrap_err();
+        assert!(
+            matches!(err, NetError::Shape(s) if s[5] == other.max(1)),
+            "{err:?}"
+        );
+        let msg = err.to_string();
+        assert!(
+            msg.contains(&format!("output buckets {}", other.max(1)))
+                && msg.contains(&format!("output buckets {OUTPUT_BUCKETS})")),
+            "{msg}"
+        );
         // A weight beyond the clip, with a valid checksum, is refused too.
         let mut wild = net.clone();
         wild.out_w[3] = 1000;
