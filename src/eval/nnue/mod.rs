@@ -183,18 +183,18 @@ impl Network {
         }
         let u32_at =
             |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let buckets = u32_at(28).max(1);
+        // The bucket count: 0 in files of one bucket (as written), 1 read the same way.
         let shape = [
             u32_at(8),
             u32_at(12),
             u32_at(16),
             u32_at(20),
             u32_at(24),
-            buckets,
+            u32_at(28).max(1),
         ];
         if shape[..4] != [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32]
             || !SCALE_RANGE.contains(&shape[4])
-            || u32_at(28) != header_buckets()
+            || shape[5] != OUTPUT_BUCKETS as u32
         {
             return Err(NetError::Shape(shape));
         }
@@ -595,6 +595,14 @@ mod tests {
                 && msg.contains(&format!("output buckets {OUTPUT_BUCKETS})")),
             "{msg}"
         );
+        // A one-bucket file whose header says 1 instead of 0 is read as one bucket.
+        if OUTPUT_BUCKETS == 1 {
+            let mut one = bytes.clone();
+            one[28..32].copy_from_slice(&1u32.to_le_bytes());
+            let sum = fnv1a(&one[..FILE_SIZE - 8]);
+            one[FILE_SIZE - 8..].copy_from_slice(&sum.to_le_bytes());
+            assert_eq!(Network::from_bytes(&one).unwrap(), net);
+        }
         // A weight beyond the clip, with a valid checksum, is refused too.
         let mut wild = net.clone();
         wild.out_w[3] = 1000;
