@@ -9,13 +9,17 @@
 //! hard nodes a move, 23% draws; `gen2-c.viri`, seed 913). Out of sample (each half of the
 //! games fitted, scored on the other) its mean log-loss is 0.617 / 0.626 against 0.641 / 0.654
 //! for the model it replaced (fitted to 2,251 games of candidate 4; that model had passed the
-//! same check on candidate 5's games). Candidate 7 (`nn-c9c3bdfe9528`, the default since) took
+//! same check on candidate 5's games). Candidate 7 (`nn-c9c3bdfe9528`) took
 //! it unscaled: on candidate 7's own moves in its 508 SPRT games against candidate 6 (8+0.08,
 //! 27,234 positions) the log-loss is 0.621 against 0.630 for the old model, and scaling the
 //! scores by candidate 7's static-eval ratio to candidate 6 on game positions (1.08) makes it
 //! worse (0.627). Those games' scores convert more surely than 5k-node self-play's (a fit
 //! there would want scores x 0.8), so the model describes fast play and is, if anything,
-//! cautious at game time controls; a fit to longer games is the next refinement.
+//! cautious at game time controls; a fit to longer games is the next refinement. Candidate 11
+//! (`nn-0376864ccb58`, the default since) keeps it unscaled too: on its own moves in its 507 SPRT
+//! games against candidate 7 (29,443 positions) the log-loss is 0.622 / 0.698 on the two halves
+//! (candidate 7's moves in the same games: 0.626 / 0.713); scores x 0.9 or x 1.1 and a refit
+//! to those games are no better on both halves (`scripts/pgn_scores.py` makes the data).
 //! Refit when the default evaluation changes, since the model maps that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
