@@ -332,6 +332,24 @@ impl FloatNet {
         total / samples.len() as f64
     }
 
+    /// The float weights of a quantised network: each weight divided by its quantisation
+    /// factor, and the output layer multiplied by `net.scale / SCALE`, so that the float
+    /// network's centipawns are the file's (up to the integer roundings of inference). Training
+    /// can so start from a predecessor instead of random weights: with data lost between
+    /// machines, a network keeps what its predecessor learnt from data that no longer exists.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let s = net.scale as f32 / SCALE as f32;
+        let ft = |w: &i16| *w as f32 / QA as f32;
+        let mut p = Vec::with_capacity(PARAMS);
+        p.extend(net.ft_w.iter().map(ft));
+        p.extend(net.ft_b.iter().map(ft));
+        p.extend(net.out_w.iter().map(|&w| w as f32 / QB as f32 * s));
+        p.extend(net.out_b.iter().map(|&w| w as f32 / (QA * QB) as f32 * s));
+        debug_assert_eq!(p.len(), PARAMS);
+        // A rescaled output layer may pass the clip; training clips it back after a step.
+        FloatNet { p }
+    }
+
     /// The quantised network the engine reads.
     pub fn quantise(&self) -> Network {
         let q = |w: f32, k: i32| (w * k as f32).round() as i16;
@@ -668,6 +686,10 @@ pub struct Args {
     /// Go on from DIR/checkpoint.bin
     #[arg(long)]
     pub resume: bool,
+    /// Start from this network file's weights instead of random ones (fine-tuning a
+    /// predecessor on fresh data); its validation loss is logged first, as a baseline
+    #[arg(long, value_name = "NET", conflicts_with = "resume")]
+    pub init: Option<std::path::PathBuf>,
     /// Add the left-right mirror of every training position
     #[arg(long)]
     pub mirror: bool,
@@ -746,6 +768,22 @@ pub fn command(args: Args) -> std::process::ExitCode {
         eval_loss(&val, &hce, cfg.lambda)
     ));
     let mut trainer = Trainer::new(FloatNet::random(cfg.seed));
+    if let Some(path) = &args.init {
+        match Network::load(path) {
+            Ok(net) => {
+                trainer = Trainer::new(FloatNet::from_network(&net));
+                log.log(&format!(
+                    "starting from {} (validation loss {:.6})",
+                    path.display(),
+                    trainer.net.loss(&val, cfg.lambda, cfg.threads)
+                ));
+            }
+            Err(e) => {
+                eprintln!("lazuli train: cannot start from {}: {e}", path.display());
+                return ExitCode::from(1);
+            }
+        }
+    }
     if args.resume {
         match std::fs::read(args.out.join("checkpoint.bin"))
             .map_err(|e| e.to_string())
@@ -870,6 +908,40 @@ mod tests {
             worst <= 8.0,
             "float and quantised differ by up to {worst} cp"
         );
+    }
+
+    #[test]
+    fn a_network_file_dequantises_to_the_same_network_and_evaluation() {
+        let samples = hce_samples();
+        let cfg = Config {
+            batch: 64,
+            lr: 0.01,
+            lambda: 0.0,
+            ..Config::default()
+        };
+        let mut t = Trainer::new(FloatNet::random(9));
+        for _ in 0..10 {
+            for b in samples.chunks(cfg.batch) {
+                t.train_batch(b, &cfg, cfg.lr);
+            }
+        }
+        let q = t.net.quantise();
+        // At the trainer's scale the round trip gives the very same file.
+        assert_eq!(FloatNet::from_network(&q).quantise(), q);
+        // At another scale the float network follows the file's centipawns.
+        let mut scaled = q.clone();
+        scaled.scale = 3 * SCALE / 2;
+        let f = FloatNet::from_network(&scaled);
+        let mut n = 0;
+        for fen in FENS {
+            let b = Board::from_fen(fen, false).unwrap();
+            let (fe, ie) = (f.evaluate(&b), scaled.evaluate(&b) as f32);
+            assert!((fe - ie).abs() <= 8.0, "{fen}: float {fe} file {ie}");
+            if ie.abs() > 20.0 {
+                n += 1;
+            }
+        }
+        assert!(n > 0, "the evaluations compared are not all near 0");
     }
 
     #[test]
