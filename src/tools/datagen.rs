@@ -660,15 +660,18 @@ pub fn command(args: Args) -> std::process::ExitCode {
     };
     let mut out = std::io::BufWriter::new(file);
     let bar = super::progress::Progress::new(config.games, "games", args.quiet);
-    // Without a bar (a log file), a line every 1% of the games, at most every 1,000.
+    // Without a bar (a log file), a line every 1% of the games (at most every 1,000) and at
+    // least once a minute, so a slow run (few threads, a loaded machine) still shows progress.
     let every = (config.games / 100).clamp(1, 1000);
+    let mut last_line = 0.0f64;
     let mut progress = |t: &Totals, secs: f64| {
         let line = t.line(secs, config.games);
         if bar.has_bar() {
             let rest = line.split_once("  ").map_or("", |(_, r)| r);
             let rest = rest.rsplit_once("  ETA").map_or(rest, |(r, _)| r);
             bar.update(t.games, format!("{} positions  {rest}", t.positions));
-        } else if t.games.is_multiple_of(every) {
+        } else if t.games.is_multiple_of(every) || secs - last_line >= 60.0 {
+            last_line = secs;
             bar.log(&line);
         }
     };
