@@ -34,7 +34,7 @@ exec "$fastchess" \
     -engine cmd="$lazuli" name=default "${base_opt[@]}" \
     -each tc=8+0.08 option.Threads=1 option.Hash=16 \
     -openings file="$book" format=epd order=random \
-    -srand "$srand" -games 2 -repeat -rounds 20000 -concurrency "${CONCURRENCY:-2}" \
+    -srand "$srand" -repeat -rounds 20000 -concurrency "${CONCURRENCY:-2}" \
     -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic \
     -pgnout file="$runs/$name/srand-$srand.pgn" \
     -ratinginterval 20
