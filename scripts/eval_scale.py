@@ -4,7 +4,12 @@ same positions with both, and the least-squares slope net = k * hce (through the
 the median ratio and the correlation. The search's margins were tuned on the hand-written scale,
 so a network far from k = 1 plays with margins that are too wide or too narrow.
 
-  scripts/eval_scale.py NET.nnue [--engine target/release/lazuli] [--epd FILE] [--max-cp 1000]
+  scripts/eval_scale.py NET.nnue [--base NET0.nnue] [--engine target/release/lazuli]
+                        [--epd FILE] [--lines 500] [--max-cp 1000]
+
+--base compares with another network instead (the default: `<hce>`), e.g. a candidate against
+the default network; the last line then gives the output scale (`lazuli net --scale`) that
+would bring NET's slope to 1.
 
 Positions: the EPD file (default ../shared/books/8moves_v3_5k.epd, first 500 lines), or
 tests/data/books/openings.epd when that is missing. Positions where either side says more than
@@ -37,6 +42,7 @@ def evals(engine, evalfile, fens):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("net")
+    ap.add_argument("--base", default="<hce>", help="network to compare with (default <hce>)")
     ap.add_argument("--engine", default=os.path.join(HERE, "..", "target", "release", "lazuli"))
     ap.add_argument("--epd")
     ap.add_argument("--lines", type=int, default=500)
@@ -55,7 +61,7 @@ def main():
                 fens.append(" ".join(fields[:4]) + " 0 1")
             if len(fens) >= args.lines:
                 break
-    hce = evals(args.engine, "<hce>", fens)
+    hce = evals(args.engine, args.base, fens)
     net = evals(args.engine, args.net, fens)
     pairs = [(h, n) for h, n in zip(hce, net) if abs(h) <= args.max_cp and abs(n) <= args.max_cp]
     sxy = sum(h * n for h, n in pairs)
@@ -67,9 +73,25 @@ def main():
     vh = sum((h - mh) ** 2 for h, _ in pairs)
     vn = sum((n - mn) ** 2 for _, n in pairs)
     print(f"{len(pairs)} positions from {epd}")
-    print(f"slope net/hce {sxy / sxx:.3f}  median ratio {statistics.median(ratios):.3f}  "
-          f"sd hce {math.sqrt(vh / len(pairs)):.0f} cp  sd net {math.sqrt(vn / len(pairs)):.0f} cp  "
+    base = "hce" if args.base == "<hce>" else "base"
+    print(f"slope net/{base} {sxy / sxx:.3f}  median ratio {statistics.median(ratios):.3f}  "
+          f"sd {base} {math.sqrt(vh / len(pairs)):.0f} cp  sd net {math.sqrt(vn / len(pairs)):.0f} cp  "
           f"correlation {cov / math.sqrt(vh * vn):.3f}")
+    scale = header_scale(args.net)
+    if scale is not None:
+        print(f"output scale {scale}; for slope 1: --scale {round(scale * sxx / sxy)}")
+
+
+def header_scale(path):
+    """The output scale in a network file's header (u32 LE at byte 24), or None."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(32)
+    except OSError:
+        return None
+    if len(head) < 32 or not head.startswith(b"LZNNUE"):
+        return None
+    return int.from_bytes(head[24:28], "little")
 
 
 if __name__ == "__main__":
