@@ -8,8 +8,9 @@ so a network far from k = 1 plays with margins that are too wide or too narrow.
                         [--epd FILE] [--lines 500] [--max-cp 1000]
 
 --base compares with another network instead (the default: `<hce>`), e.g. a candidate against
-the default network; the last line then gives the output scale (`lazuli net --scale`) that
-would bring NET's slope to 1.
+the default network. The last line gives NET's output scale (from its file header, the layout in
+nets/README.md) and the `lazuli net --scale` that would bring its slope to 1: wanted against the
+default network, not against the hand-written eval (see nets/README.md, "Output scale").
 
 Positions: the EPD file (default ../shared/books/8moves_v3_5k.epd, first 500 lines), or
 tests/data/books/openings.epd when that is missing. Positions where either side says more than
@@ -61,9 +62,9 @@ def main():
                 fens.append(" ".join(fields[:4]) + " 0 1")
             if len(fens) >= args.lines:
                 break
-    hce = evals(args.engine, args.base, fens)
+    ref = evals(args.engine, args.base, fens)
     net = evals(args.engine, args.net, fens)
-    pairs = [(h, n) for h, n in zip(hce, net) if abs(h) <= args.max_cp and abs(n) <= args.max_cp]
+    pairs = [(h, n) for h, n in zip(ref, net) if abs(h) <= args.max_cp and abs(n) <= args.max_cp]
     sxy = sum(h * n for h, n in pairs)
     sxx = sum(h * h for h, _ in pairs)
     ratios = [n / h for h, n in pairs if abs(h) >= 30]
