@@ -350,8 +350,8 @@ impl Default for Accumulator {
 }
 
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
-pub const DEFAULT_NET_NAME: &str = "nn-fb9e04479eb2.nnue";
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-fb9e04479eb2.nnue");
+pub const DEFAULT_NET_NAME: &str = "nn-ca51aa188181.nnue";
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-ca51aa188181.nnue");
 const _: () = assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE);
 
 /// The embedded network, parsed once.
