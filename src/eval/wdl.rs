@@ -4,31 +4,26 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to 1,115,044 positions (ply >= 16, the training filters, scores in -2000..2000)
-//! of 14,078 generation-2 self-play games of candidate 6 (`nn-7f0e1968fd25`, 5k soft / 20k
-//! hard nodes a move, 23% draws; `gen2-c.viri`, seed 913). Out of sample (each half of the
-//! games fitted, scored on the other) its mean log-loss is 0.617 / 0.626 against 0.641 / 0.654
-//! for the model it replaced (fitted to 2,251 games of candidate 4; that model had passed the
-//! same check on candidate 5's games). Candidate 7 (`nn-c9c3bdfe9528`) took
-//! it unscaled: on candidate 7's own moves in its 508 SPRT games against candidate 6 (8+0.08,
-//! 27,234 positions) the log-loss is 0.621 against 0.630 for the old model, and scaling the
-//! scores by candidate 7's static-eval ratio to candidate 6 on game positions (1.08) makes it
-//! worse (0.627). Those games' scores convert more surely than 5k-node self-play's (a fit
-//! there would want scores x 0.8), so the model describes fast play and is, if anything,
-//! cautious at game time controls; a fit to longer games is the next refinement. Candidate 11
-//! (`nn-0376864ccb58`, the default since) keeps it unscaled too: on its own moves in its 507 SPRT
-//! games against candidate 7 (29,443 positions) the log-loss is 0.622 / 0.698 on the two halves
-//! (candidate 7's moves in the same games: 0.626 / 0.713); scores x 0.9 or x 1.1 and a refit
-//! to those games are no better on both halves (`scripts/pgn_scores.py` makes the data).
-//! Refit when the default evaluation changes, since the model maps that evaluation's scale.
+//! likelihood to candidate 17's own moves (`nn-ca51aa188181`, the default network, output
+//! scale 270) in its 789 match games against candidate 13: 694 at 8+0.08 and 95 at 20+0.2,
+//! Threads=1, 40,549 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
+//! makes the data). Out of sample (each half of the games fitted, scored on the other) its
+//! mean log-loss is 0.445 / 0.556 against 0.551 / 0.592 for the model it replaced, which was
+//! fitted to 5k-node self-play of candidate 6 and had held for candidates 7, 11 and 13;
+//! scaling the scores by 0.9, 1.1 or 1.2 under that old model gave 0.559-0.599 / 0.547-0.599,
+//! so the change is the curve's shape, not only the network's scale. Games at a real time
+//! control convert an advantage more surely than 5k-node self-play: at the middlegame's
+//! material (x = 1) a win is as likely as not at 111 cp, as before (93), but the curve is
+//! steeper (b = 67 against 112). Refit when the default evaluation changes, since the model
+//! maps that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
 
 /// `a(x)`: the score at which a win is as likely as not (x^3, x^2, x, 1).
-const AS: [f64; 4] = [-1464.489, 4213.059, -3936.988, 1281.016];
+const AS: [f64; 4] = [-1038.493, 2913.490, -2732.532, 968.179];
 /// `b(x)`: how quickly the win rate rises around `a(x)` (x^3, x^2, x, 1).
-const BS: [f64; 4] = [-881.804, 2403.042, -2037.492, 628.713];
+const BS: [f64; 4] = [-286.372, 759.981, -641.665, 235.210];
 
 /// Material for the model: P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78.
 pub fn material(board: &Board) -> i32 {
@@ -91,8 +86,8 @@ mod tests {
 
     #[test]
     fn a_small_edge_is_drawn_more_often_in_an_endgame() {
-        // Fitted to the games: a(x) falls as material grows (452 cp for an even win chance
-        // at 17, 93 cp at 58), so +100 is mostly a draw with little material left and mostly
+        // Fitted to the games: a(x) falls as material grows (391 cp for an even win chance
+        // at 17, 111 cp at 58), so +100 is mostly a draw with little material left and mostly
         // a win in the middlegame.
         let (end, middle) = (wdl(100, 20), wdl(100, 70));
         assert!(end.1 > 500 && middle.0 > 500, "{end:?} {middle:?}");
