@@ -10,10 +10,10 @@
 //! makes the data). Out of sample (each half of the games fitted, scored on the other) its
 //! mean log-loss is 0.445 / 0.556 against 0.551 / 0.592 for the model it replaced, which was
 //! fitted to 5k-node self-play of candidate 6 and had held for candidates 7, 11 and 13;
-//! scaling the scores by 0.9, 1.1 or 1.2 under that old model gave 0.559-0.599 / 0.547-0.599,
+//! scaling the scores by 0.9, 1.1 or 1.2 under that old model gave 0.590-0.599 / 0.547-0.559,
 //! so the change is the curve's shape, not only the network's scale. Games at a real time
 //! control convert an advantage more surely than 5k-node self-play: at the middlegame's
-//! material (x = 1) a win is as likely as not at 111 cp, as before (93), but the curve is
+//! material (x = 1) a win is as likely as not at 111 cp (93 before), but the curve is
 //! steeper (b = 67 against 112). Refit when the default evaluation changes, since the model
 //! maps that evaluation's scale.
 
