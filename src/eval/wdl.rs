@@ -4,8 +4,8 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 17's own moves (`nn-ca51aa188181`, the default network, output
-//! scale 270) in its 789 match games against candidate 13: 694 at 8+0.08 and 95 at 20+0.2,
+//! likelihood to candidate 17's own moves (`nn-ca51aa188181`, the default network before
+//! candidate 18, output scale 270) in its 789 match games against candidate 13: 694 at 8+0.08 and 95 at 20+0.2,
 //! Threads=1, 40,549 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
 //! makes the data). Out of sample (each half of the games fitted, scored on the other) its
 //! mean log-loss is 0.445 / 0.556 against 0.551 / 0.592 for the model it replaced, which was

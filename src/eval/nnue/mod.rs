@@ -350,8 +350,8 @@ impl Default for Accumulator {
 }
 
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
-pub const DEFAULT_NET_NAME: &str = "nn-ca51aa188181.nnue";
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-ca51aa188181.nnue");
+pub const DEFAULT_NET_NAME: &str = "nn-70cadffd6cfd.nnue";
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-70cadffd6cfd.nnue");
 const _: () = assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE);
 
 /// The embedded network, parsed once.
