@@ -4,26 +4,25 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 17's own moves (`nn-ca51aa188181`, the default network before
-//! candidate 18, output scale 270) in its 789 match games against candidate 13: 694 at 8+0.08 and 95 at 20+0.2,
-//! Threads=1, 40,549 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
-//! makes the data). Out of sample (each half of the games fitted, scored on the other) its
-//! mean log-loss is 0.445 / 0.556 against 0.551 / 0.592 for the model it replaced, which was
-//! fitted to 5k-node self-play of candidate 6 and had held for candidates 7, 11 and 13;
-//! scaling the scores by 0.9, 1.1 or 1.2 under that old model gave 0.590-0.599 / 0.547-0.559,
-//! so the change is the curve's shape, not only the network's scale. Games at a real time
-//! control convert an advantage more surely than 5k-node self-play: at the middlegame's
-//! material (x = 1) a win is as likely as not at 111 cp (93 before), but the curve is
-//! steeper (b = 67 against 112). Refit when the default evaluation changes, since the model
-//! maps that evaluation's scale.
+//! likelihood to candidate 18's own moves (`nn-70cadffd6cfd`, the default network, output
+//! scale 275) in its 1,074 SPRT games against candidate 17 at 8+0.08, Threads=1: 63,553
+//! positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py` makes the data).
+//! Out of sample (each half of the games fitted, scored on the other) its mean log-loss is
+//! 0.464 / 0.423 against 0.483 / 0.433 for the model it replaced, which had been fitted the
+//! same way to candidate 17's 789 match games (and beat the 5k-node self-play model before it,
+//! 0.445 / 0.556 against 0.551 / 0.592, on those). Games at a real time control convert an
+//! advantage more surely than 5k-node self-play: at the middlegame's material (x = 1) a win is
+//! as likely as not at 110 cp (93 in the self-play model), and the curve is steeper (b = 59
+//! against 112). Refit when the default evaluation changes, since the model maps that
+//! evaluation's scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
 
 /// `a(x)`: the score at which a win is as likely as not (x^3, x^2, x, 1).
-const AS: [f64; 4] = [-1038.493, 2913.490, -2732.532, 968.179];
+const AS: [f64; 4] = [-560.508, 1553.753, -1478.959, 595.320];
 /// `b(x)`: how quickly the win rate rises around `a(x)` (x^3, x^2, x, 1).
-const BS: [f64; 4] = [-286.372, 759.981, -641.665, 235.210];
+const BS: [f64; 4] = [-72.921, 173.759, -129.067, 87.173];
 
 /// Material for the model: P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78.
 pub fn material(board: &Board) -> i32 {
