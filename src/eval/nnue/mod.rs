@@ -123,8 +123,10 @@ impl std::fmt::Display for NetError {
 /// The file layout: a 32-byte header, the weights little-endian, an FNV-1a checksum.
 pub const MAGIC: &[u8; 8] = b"LZNNUE\x00\x01";
 const HEADER: usize = 32;
-const BODY: usize =
-    2 * (INPUTS * HIDDEN + HIDDEN + OUTPUT_BUCKETS * 2 * HIDDEN) + 4 * OUTPUT_BUCKETS;
+/// Size of a network file of this architecture with `buckets` output buckets.
+pub const fn file_size(buckets: usize) -> usize {
+    HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8
+}
 /// The header's last word: the number of output buckets, 0 for one (the files written before
 /// buckets existed, which stay byte-identical).
 const fn header_buckets() -> u32 {
@@ -135,8 +137,9 @@ const fn header_buckets() -> u32 {
     }
 }
 
-/// Size of a network file of this build's architecture.
-pub const FILE_SIZE: usize = HEADER + BODY + 8;
+/// Size of a network file of this build's architecture. A build of several output buckets
+/// reads one-bucket files too (of `file_size(1)` bytes; see [`Network::from_bytes`]).
+pub const FILE_SIZE: usize = file_size(OUTPUT_BUCKETS);
 
 /// 64-bit FNV-1a, the file checksum.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -170,6 +173,11 @@ impl std::fmt::Debug for Network {
 
 impl Network {
     /// Reads a network file's bytes, checking size, header, checksum and ranges.
+    ///
+    /// A file of one output bucket is read by a build of several too: its output layer is
+    /// copied into every bucket, which evaluates exactly as the one-bucket network does. So a
+    /// build with more buckets plays the older networks (`EvalFile`) unchanged, and training
+    /// can start from one (`lazuli train --init`) and learn the buckets apart from there.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() < HEADER || bytes[..8] != MAGIC[..] {
             return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC[..] {
@@ -194,17 +202,19 @@ impl Network {
         ];
         if shape[..4] != [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32]
             || !SCALE_RANGE.contains(&shape[4])
-            || shape[5] != OUTPUT_BUCKETS as u32
+            || (shape[5] != OUTPUT_BUCKETS as u32 && shape[5] != 1)
         {
             return Err(NetError::Shape(shape));
         }
-        if bytes.len() != FILE_SIZE {
+        let buckets = shape[5] as usize;
+        let size = file_size(buckets);
+        if bytes.len() != size {
             return Err(NetError::Size {
                 found: bytes.len(),
-                expected: FILE_SIZE,
+                expected: size,
             });
         }
-        let (data, sum) = bytes.split_at(FILE_SIZE - 8);
+        let (data, sum) = bytes.split_at(size - 8);
         let mut sum8 = [0u8; 8];
         sum8.copy_from_slice(sum);
         if fnv1a(data) != u64::from_le_bytes(sum8) {
@@ -221,11 +231,15 @@ impl Network {
         };
         let ft_w = take(INPUTS * HIDDEN);
         let ft_b = take(HIDDEN);
-        let out_w = take(OUTPUT_BUCKETS * 2 * HIDDEN);
-        let out_b: Box<[i32]> = data[at..at + 4 * OUTPUT_BUCKETS]
+        let out_w = take(buckets * 2 * HIDDEN);
+        let out_b: Box<[i32]> = data[at..at + 4 * buckets]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
+        // One bucket in a build of several: the same output layer in every bucket.
+        let copies = OUTPUT_BUCKETS / buckets;
+        let out_w: Box<[i16]> = out_w.repeat(copies).into();
+        let out_b: Box<[i32]> = out_b.repeat(copies).into();
         let net = Network {
             ft_w,
             ft_b,
@@ -352,7 +366,8 @@ impl Default for Accumulator {
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
 pub const DEFAULT_NET_NAME: &str = "nn-70cadffd6cfd.nnue";
 static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-70cadffd6cfd.nnue");
-const _: () = assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE);
+const _: () =
+    assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE || DEFAULT_NET_BYTES.len() == file_size(1));
 
 /// The embedded network, parsed once.
 pub fn default_net() -> Arc<Network> {
@@ -582,7 +597,7 @@ mod tests {
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape(_))));
         // Another count of output buckets is another shape, and the message says so.
         let mut bad = bytes.clone();
-        let other = if OUTPUT_BUCKETS == 1 { 8u32 } else { 0 };
+        let other = OUTPUT_BUCKETS as u32 + 1;
         bad[28..32].copy_from_slice(&other.to_le_bytes());
         let err = Network::from_bytes(&bad).unwrap_err();
         assert!(
@@ -609,6 +624,85 @@ mod tests {
         assert_eq!(Network::from_bytes(&wild.to_bytes()), Err(NetError::Range));
         // The embedded network is a valid file.
         assert!(Network::from_bytes(DEFAULT_NET_BYTES).is_ok());
+    }
+
+    /// The bytes of a one-bucket file holding `net`'s feature transformer and its output
+    /// bucket `b`, written by hand (header word 0 for one bucket), as a one-bucket build writes.
+    fn one_bucket_file(net: &Network, b: usize) -> Vec<u8> {
+        let mut f = Vec::with_capacity(file_size(1));
+        f.extend_from_slice(MAGIC);
+        for v in [
+            INPUTS,
+            HIDDEN,
+            QA as usize,
+            QB as usize,
+            net.scale as usize,
+            0,
+        ] {
+            f.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+        for w in net.ft_w.iter().chain(net.ft_b.iter()) {
+            f.extend_from_slice(&w.to_le_bytes());
+        }
+        for w in net.bucket_weights(b) {
+            f.extend_from_slice(&w.to_le_bytes());
+        }
+        f.extend_from_slice(&net.out_b[b].to_le_bytes());
+        let sum = fnv1a(&f);
+        f.extend_from_slice(&sum.to_le_bytes());
+        f
+    }
+
+    /// Every build reads a one-bucket file, and a build of several buckets gives each of them
+    /// that file's output layer: it evaluates every position exactly as the one-bucket network.
+    /// A truncated one-bucket file is refused with the one-bucket size.
+    #[test]
+    fn a_one_bucket_file_is_read_into_every_bucket() {
+        let net = random_net(11);
+        let last = OUTPUT_BUCKETS - 1;
+        let file = one_bucket_file(&net, last);
+        assert_eq!(file.len(), file_size(1));
+        let wide = Network::from_bytes(&file).unwrap();
+        assert_eq!(wide.ft_w, net.ft_w);
+        assert_eq!(wide.ft_b, net.ft_b);
+        assert_eq!(wide.out_w.len(), OUTPUT_BUCKETS * 2 * HIDDEN);
+        assert_eq!(wide.out_b.len(), OUTPUT_BUCKETS);
+        for b in 0..OUTPUT_BUCKETS {
+            assert_eq!(
+                wide.bucket_weights(b),
+                net.bucket_weights(last),
+                "bucket {b}"
+            );
+            assert_eq!(wide.out_b[b], net.out_b[last], "bucket {b}");
+        }
+        // Its evaluation is the network's own where the position falls in bucket `last`, and
+        // the same formula with that bucket's weights everywhere else.
+        let mut only = net.clone();
+        for b in 0..OUTPUT_BUCKETS {
+            let (w, bias) = (net.bucket_weights(last).to_vec(), net.out_b[last]);
+            only.out_w[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN].copy_from_slice(&w);
+            only.out_b[b] = bias;
+        }
+        assert_eq!(wide, only);
+        let boards: Vec<Board> = playouts(12, 8, 100).into_iter().flatten().collect();
+        for board in &boards {
+            let n = board.occupied().count() as usize;
+            if output_bucket(n) == last {
+                assert_eq!(
+                    wide.evaluate(board),
+                    net.evaluate(board),
+                    "{}",
+                    board.to_fen()
+                );
+            }
+        }
+        assert!(matches!(
+            Network::from_bytes(&file[..file.len() - 2]),
+            Err(NetError::Size { expected, .. }) if expected == file_size(1)
+        ));
+        let mut bad = file.clone();
+        bad[100] ^= 4;
+        assert_eq!(Network::from_bytes(&bad), Err(NetError::Checksum));
     }
 
     #[test]
