@@ -364,8 +364,8 @@ impl Default for Accumulator {
 }
 
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
-pub const DEFAULT_NET_NAME: &str = "nn-70cadffd6cfd.nnue";
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-70cadffd6cfd.nnue");
+pub const DEFAULT_NET_NAME: &str = "nn-edc2cc059854.nnue";
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-edc2cc059854.nnue");
 const _: () =
     assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE || DEFAULT_NET_BYTES.len() == file_size(1));
 
