@@ -157,6 +157,7 @@ fn net_describes_a_network_and_rescales_a_copy() {
         .and_then(|v| v.parse().ok())
         .expect(&out);
     assert!((100..=1000).contains(&scale), "{out}");
+    assert!(out.contains(" output bucket"), "{out}");
     let start = |out: &str| -> i32 {
         let l = out
             .lines()

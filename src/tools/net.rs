@@ -30,11 +30,22 @@ pub struct Args {
     pub out: Option<PathBuf>,
 }
 
-/// What `lazuli net FILE` prints.
-pub fn describe(net: &Network) -> String {
+/// What `lazuli net FILE` prints; `file_buckets` is the number of output buckets in the file
+/// (a one-bucket file is read into every bucket of this build).
+pub fn describe(net: &Network, file_buckets: usize) -> String {
     let start = net.evaluate(&Board::startpos());
+    let buckets = if nnue::OUTPUT_BUCKETS == 1 {
+        "1 output bucket".to_string()
+    } else if file_buckets == nnue::OUTPUT_BUCKETS {
+        format!("{file_buckets} output buckets by piece count")
+    } else {
+        format!(
+            "{file_buckets} output bucket in the file, copied into this build's {}",
+            nnue::OUTPUT_BUCKETS
+        )
+    };
     format!(
-        "shape ({} -> {}) x 2 -> 1, SCReLU, QA {} QB {}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
+        "shape ({} -> {}) x 2 -> 1, SCReLU, QA {} QB {}, {buckets}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
         nnue::INPUTS,
         nnue::HIDDEN,
         nnue::QA,
@@ -52,7 +63,12 @@ pub fn command(args: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    print!("{}", describe(&net));
+    // The load succeeded, so the file has one of the two sizes a build reads.
+    let file_buckets = match std::fs::metadata(&args.file) {
+        Ok(m) if m.len() == nnue::file_size(1) as u64 => 1,
+        _ => nnue::OUTPUT_BUCKETS,
+    };
+    print!("{}", describe(&net, file_buckets));
     let Some(scale) = args.scale else {
         return ExitCode::SUCCESS;
     };
