@@ -5,7 +5,9 @@
 //! for black); its accumulator is the hidden layer before the activation. The output layer
 //! reads the side to move's accumulator first, then the other side's, through SCReLU
 //! (`clamp(x, 0, 1)^2`), with one set of output weights per output bucket (by the number of
-//! pieces; `OUTPUT_BUCKETS`, 1 in the networks so far). Integer inference: the feature transformer in i16 scaled by `QA`, the
+//! pieces; `OUTPUT_BUCKETS`). The build has eight buckets and reads one-bucket files too, copying
+//! their one output layer into every bucket, so a one-bucket network evaluates exactly as in a
+//! one-bucket build. Integer inference: the feature transformer in i16 scaled by `QA`, the
 //! output weights in i16 scaled by `QB`, the result scaled to centipawns by `SCALE`.
 //!
 //! [`feature`] is the one definition of the inputs: the trainer (`crate::tools::train`) uses it too,
@@ -23,8 +25,10 @@ pub const HIDDEN: usize = 128;
 /// Output buckets: the output layer has this many sets of weights, chosen by the number of
 /// pieces on the board (see [`output_bucket`]), so that the network can weigh its hidden
 /// features differently in the opening, the middlegame and the endgame at no cost in speed.
-/// 1 is the plain `(768 -> H) x 2 -> 1` network.
-pub const OUTPUT_BUCKETS: usize = 1;
+/// 1 is the plain `(768 -> H) x 2 -> 1` network. Eight since 2026-11-26: the trainer then
+/// writes eight-bucket files (`--init` with a one-bucket network starts every bucket from its
+/// one output layer), and one-bucket files still load (see [`Network::from_bytes`]).
+pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the feature transformer (its activation range is `[0, QA]`).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
