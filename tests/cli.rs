@@ -139,13 +139,10 @@ fn every_command_has_help_and_the_version_names_the_build() {
 
 #[test]
 fn net_describes_a_network_and_rescales_a_copy() {
-    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/");
-    let file = std::fs::read_dir(net)
-        .expect("nets/")
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "nnue"))
-        .expect("a network in nets/");
+    // The embedded network (nets/ may hold candidates under test too).
+    let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("nets")
+        .join(lazuli::eval::nnue::DEFAULT_NET_NAME);
     let file = file.to_str().expect("utf-8 path");
     let (code, out, err) = lazuli(&["net", file]);
     assert_eq!(code, 0, "{err}");

@@ -723,12 +723,10 @@ fn eval_cp(e: &mut Engine) -> i32 {
 fn evalfile_switches_evaluation_and_refuses_bad_files() {
     let dir = std::env::temp_dir().join(format!("lazuli-evalfile-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let nets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
-    let embedded = std::fs::read_dir(&nets)
-        .unwrap()
-        .filter_map(|f| f.ok().map(|f| f.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "nnue"))
-        .expect("a network in nets/");
+    // nets/ holds candidates under test beside the embedded network: name it.
+    let embedded = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("nets")
+        .join(lazuli::eval::nnue::DEFAULT_NET_NAME);
     let good = std::fs::read(&embedded).unwrap();
     let mut corrupt = good.clone();
     corrupt[5000] ^= 0x40;
