@@ -25,9 +25,8 @@ pub const HIDDEN: usize = 128;
 /// Output buckets: the output layer has this many sets of weights, chosen by the number of
 /// pieces on the board (see [`output_bucket`]), so that the network can weigh its hidden
 /// features differently in the opening, the middlegame and the endgame at no cost in speed.
-/// 1 is the plain `(768 -> H) x 2 -> 1` network. Eight since 2026-11-26: the trainer then
-/// writes eight-bucket files (`--init` with a one-bucket network starts every bucket from its
-/// one output layer), and one-bucket files still load (see [`Network::from_bytes`]).
+/// 1 is the plain `(768 -> H) x 2 -> 1` network. Eight since 2026-11-26, so the trainer writes
+/// eight-bucket files; how one-bucket files load: the module documentation.
 pub const OUTPUT_BUCKETS: usize = 8;
 /// Quantisation of the feature transformer (its activation range is `[0, QA]`).
 pub const QA: i32 = 255;
