@@ -366,9 +366,17 @@ impl Default for Accumulator {
     }
 }
 
+/// The file name of the network compiled into the binary, written once: both the name the
+/// engine reports and the `include_bytes!` path come from it.
+macro_rules! default_net_file {
+    () => {
+        "nn-edc2cc059854.nnue"
+    };
+}
+
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
-pub const DEFAULT_NET_NAME: &str = "nn-edc2cc059854.nnue";
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/nn-edc2cc059854.nnue");
+pub const DEFAULT_NET_NAME: &str = default_net_file!();
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!(concat!("../../../nets/", default_net_file!()));
 const _: () =
     assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE || DEFAULT_NET_BYTES.len() == file_size(1));
 
