@@ -4,27 +4,26 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 18's own moves (`nn-70cadffd6cfd`, then the default network, output
-//! scale 275) in its 1,074 SPRT games against candidate 17 at 8+0.08, Threads=1: 63,553
-//! positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py` makes the data).
-//! Out of sample (each half of the games fitted, scored on the other) its mean log-loss is
-//! 0.464 / 0.423 against 0.483 / 0.433 for the model it replaced, which had been fitted the
-//! same way to candidate 17's 789 match games (and beat the 5k-node self-play model before it,
-//! 0.445 / 0.556 against 0.551 / 0.592, on those). Games at a real time control convert an
+//! likelihood to candidate 23's own moves (`nn-4b9c202a05a1`, the default network since
+//! 2026-11-27, output scale 281) in its 369 SPRT games against candidate 20 at 8+0.08,
+//! Threads=1: 20,630 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
+//! makes the data). Out of sample (each half of the games fitted, scored on the other) its mean
+//! log-loss is 0.4491 / 0.5374 against 0.4488 / 0.5661 for the model it replaced, which had
+//! been fitted the same way to candidate 18's 1,074 SPRT games (63,553 positions; candidate 20
+//! kept it, its own games scoring no better refitted). Games at a real time control convert an
 //! advantage more surely than 5k-node self-play: at the middlegame's material (x = 1) a win is
-//! as likely as not at 110 cp (93 in the self-play model), and the curve is steeper (b = 59
-//! against 112). Refit when the default evaluation changes, since the model maps that
-//! evaluation's scale. Candidate 20 (`nn-edc2cc059854`, scale 283) kept it: a refit to its
-//! own moves in its 829 SPRT games against candidate 18 (49,843 positions) scored 0.4066 /
-//! 0.4717 out of sample, against 0.4024 / 0.4629 for these coefficients.
+//! as likely as not at 102 cp (93 in the self-play model). With little material left the new
+//! fit needs less for a win than the old one (204 cp at 17 against 281), from few endgame
+//! positions: refit with more games when the default evaluation changes, since the model maps
+//! that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
 
 /// `a(x)`: the score at which a win is as likely as not (x^3, x^2, x, 1).
-const AS: [f64; 4] = [-560.508, 1553.753, -1478.959, 595.320];
+const AS: [f64; 4] = [-222.649, 638.884, -664.068, 349.335];
 /// `b(x)`: how quickly the win rate rises around `a(x)` (x^3, x^2, x, 1).
-const BS: [f64; 4] = [-72.921, 173.759, -129.067, 87.173];
+const BS: [f64; 4] = [-76.902, 216.568, -163.389, 88.443];
 
 /// Material for the model: P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78.
 pub fn material(board: &Board) -> i32 {
@@ -87,8 +86,8 @@ mod tests {
 
     #[test]
     fn a_small_edge_is_drawn_more_often_in_an_endgame() {
-        // Fitted to the games: a(x) falls as material grows (391 cp for an even win chance
-        // at 17, 111 cp at 58), so +100 is mostly a draw with little material left and mostly
+        // Fitted to the games: a(x) falls as material grows (204 cp for an even win chance
+        // at 17, 102 cp at 58), so +100 is mostly a draw with little material left and mostly
         // a win in the middlegame.
         let (end, middle) = (wdl(100, 20), wdl(100, 70));
         assert!(end.1 > 500 && middle.0 > 500, "{end:?} {middle:?}");

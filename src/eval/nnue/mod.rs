@@ -370,7 +370,7 @@ impl Default for Accumulator {
 /// engine reports and the `include_bytes!` path come from it.
 macro_rules! default_net_file {
     () => {
-        "nn-edc2cc059854.nnue"
+        "nn-4b9c202a05a1.nnue"
     };
 }
 
