@@ -30,9 +30,10 @@ pub struct Args {
     pub out: Option<PathBuf>,
 }
 
-/// What `lazuli net FILE` prints; `file_buckets` is the number of output buckets in the file
-/// (a one-bucket file is read into every bucket of this build).
-pub fn describe(net: &Network, file_buckets: usize) -> String {
+/// What `lazuli net FILE` prints; `file_inputs` and `file_buckets` are the inputs and output
+/// buckets in the file (a file of one king or output bucket is read into every bucket of this
+/// build).
+pub fn describe(net: &Network, file_inputs: usize, file_buckets: usize) -> String {
     let start = net.evaluate(&Board::startpos());
     let buckets = if nnue::OUTPUT_BUCKETS == 1 {
         "1 output bucket".to_string()
@@ -44,8 +45,18 @@ pub fn describe(net: &Network, file_buckets: usize) -> String {
             nnue::OUTPUT_BUCKETS
         )
     };
+    let kings = if nnue::KING_BUCKETS == 1 {
+        String::new()
+    } else if file_inputs == nnue::INPUTS {
+        format!(", {} king buckets", nnue::KING_BUCKETS)
+    } else {
+        format!(
+            ", 1 king bucket in the file, copied into this build's {}",
+            nnue::KING_BUCKETS
+        )
+    };
     format!(
-        "shape ({} -> {}) x 2 -> 1, SCReLU, QA {} QB {}, {buckets}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
+        "shape ({} -> {}) x 2 -> 1, SCReLU, QA {} QB {}, {buckets}{kings}\noutput scale {}\nchecksum and weight ranges ok\nstart position {start} cp (side to move)\n",
         nnue::INPUTS,
         nnue::HIDDEN,
         nnue::QA,
@@ -63,12 +74,14 @@ pub fn command(args: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    // The load succeeded, so the file has one of the two sizes a build reads.
-    let file_buckets = match std::fs::metadata(&args.file) {
-        Ok(m) if m.len() == nnue::file_size(1) as u64 => 1,
-        _ => nnue::OUTPUT_BUCKETS,
-    };
-    print!("{}", describe(&net, file_buckets));
+    // The load succeeded, so the file has one of the sizes a build reads.
+    let size = std::fs::metadata(&args.file).map_or(0, |m| m.len() as usize);
+    let (file_inputs, file_buckets) = [nnue::INPUTS, nnue::PIECE_SQUARES]
+        .into_iter()
+        .flat_map(|i| [(i, nnue::OUTPUT_BUCKETS), (i, 1)])
+        .find(|&(i, b)| nnue::file_size(i, b) == size)
+        .unwrap_or((nnue::INPUTS, nnue::OUTPUT_BUCKETS));
+    print!("{}", describe(&net, file_inputs, file_buckets));
     let Some(scale) = args.scale else {
         return ExitCode::SUCCESS;
     };

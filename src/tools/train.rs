@@ -48,9 +48,10 @@ impl Sample {
         let stm = board.side_to_move();
         let mut feats = [[0u16; MAX_FEATURES]; 2];
         let mut n = 0;
+        let kb = [stm, stm.flip()].map(|c| nnue::king_bucket(c, board.king(c)));
         for (piece, sq) in nnue::pieces(board).take(MAX_FEATURES) {
-            feats[0][n] = nnue::feature(stm, piece, sq) as u16;
-            feats[1][n] = nnue::feature(stm.flip(), piece, sq) as u16;
+            feats[0][n] = nnue::feature(stm, piece, sq, kb[0]) as u16;
+            feats[1][n] = nnue::feature(stm.flip(), piece, sq, kb[1]) as u16;
             n += 1;
         }
         let (score, result) = if stm == Color::White {
@@ -68,12 +69,13 @@ impl Sample {
 
     /// The same position mirrored left to right (files a-h swapped). The inputs do not see
     /// castling rights, and without them chess is symmetric under this mirror, so the
-    /// mirrored sample is as true as the original: a way to double scarce data.
+    /// mirrored sample is as true as the original: a way to double scarce data. (The king
+    /// moves to the mirrored square, so each input moves to the mirrored king bucket too.)
     pub fn mirrored(&self) -> Sample {
         let mut m = *self;
         for side in &mut m.feats {
             for f in &mut side[..self.n as usize] {
-                *f ^= 7;
+                *f = nnue::mirror_feature(*f as usize) as u16;
             }
         }
         m

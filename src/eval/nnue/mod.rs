@@ -1,8 +1,10 @@
 //! NNUE: an efficiently updatable network trained on Lazuli's own self-play games.
 //!
-//! Architecture: `(768 -> HIDDEN) x 2 perspectives -> 1`. Each perspective sees the 768
-//! piece-square inputs (own/enemy x 6 piece types x 64 squares, the board mirrored vertically
-//! for black); its accumulator is the hidden layer before the activation. The output layer
+//! Architecture: `(768 x KING_BUCKETS -> HIDDEN) x 2 perspectives -> 1`. Each perspective sees
+//! the 768 piece-square inputs (own/enemy x 6 piece types x 64 squares, the board mirrored
+//! vertically for black) through the rows of its own king's bucket ([`king_bucket`]; a king
+//! that changes bucket has its perspective refreshed from scratch); its accumulator is the
+//! hidden layer before the activation. A file of one king bucket is read into every one. The output layer
 //! reads the side to move's accumulator first, then the other side's, through SCReLU
 //! (`clamp(x, 0, 1)^2`), with one set of output weights per output bucket (by the number of
 //! pieces; `OUTPUT_BUCKETS`). The build has eight buckets and reads one-bucket files too, copying
@@ -18,8 +20,45 @@ pub mod simd;
 use crate::chess::{Bitboard, Board, Color, Piece, Square};
 use std::sync::{Arc, OnceLock};
 
-/// Piece-square inputs per perspective.
-pub const INPUTS: usize = 768;
+/// Piece-square inputs per perspective and king bucket: own/enemy x 6 piece types x 64 squares.
+pub const PIECE_SQUARES: usize = 768;
+/// King buckets: each perspective reads its piece-square inputs through one of this many sets of
+/// feature-transformer rows, chosen by where its own king stands (see [`king_bucket`]), so the
+/// network can value a pawn on g2 differently behind a castled king than in front of an
+/// uncastled one. 1 is the plain 768-input network.
+pub const KING_BUCKETS: usize = 4;
+/// The king bucket of each square of the perspective's own king, from that perspective (rank 1
+/// is its back rank). Files a-d / e-h, ranks 1-2 / 3-8: a king at home on either wing, or out
+/// in the field. Left-right mirror images are buckets too ([`mirror_feature`] relies on it).
+const KING_BUCKET_LAYOUT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = match KING_BUCKETS {
+            1 => 0,
+            2 => (sq % 8 >= 4) as u8,
+            _ => ((sq % 8 >= 4) as u8) + 2 * ((sq / 8 >= 2) as u8),
+        };
+        sq += 1;
+    }
+    t
+};
+const _: () = assert!(
+    matches!(KING_BUCKETS, 1 | 2 | 4),
+    "the layouts are for 1, 2 or 4"
+);
+/// The bucket a king bucket becomes when the board is mirrored left to right.
+const KING_BUCKET_MIRROR: [u8; KING_BUCKETS] = {
+    let mut m = [0u8; KING_BUCKETS];
+    let mut sq = 0;
+    while sq < 64 {
+        m[KING_BUCKET_LAYOUT[sq] as usize] = KING_BUCKET_LAYOUT[sq ^ 7];
+        sq += 1;
+    }
+    m
+};
+/// Inputs per perspective: the piece-square inputs of every king bucket.
+pub const INPUTS: usize = PIECE_SQUARES * KING_BUCKETS;
 /// Hidden neurons per perspective.
 pub const HIDDEN: usize = 128;
 /// Output buckets: the output layer has this many sets of weights, chosen by the number of
@@ -60,15 +99,39 @@ pub fn output_bucket(pieces: usize) -> usize {
     (pieces.clamp(2, 32) - 2) * OUTPUT_BUCKETS / 31
 }
 
-/// The input index of `piece` on `sq` seen from `perspective`.
+/// The king bucket of `perspective` whose king stands on `king`.
 #[inline(always)]
-pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+pub fn king_bucket(perspective: Color, king: Square) -> usize {
+    let sq = match perspective {
+        Color::White => king.index(),
+        Color::Black => king.index() ^ 56,
+    };
+    KING_BUCKET_LAYOUT[sq] as usize
+}
+
+/// The king buckets of both perspectives of `board` (`[Color::index()]`).
+#[inline(always)]
+pub fn king_buckets(board: &Board) -> [usize; 2] {
+    Color::BOTH.map(|c| king_bucket(c, board.king(c)))
+}
+
+/// The input index of `piece` on `sq` seen from `perspective`, whose king bucket is `bucket`.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square, bucket: usize) -> usize {
     let own = (piece.color() != perspective) as usize;
     let sq = match perspective {
         Color::White => sq.index(),
         Color::Black => sq.index() ^ 56,
     };
-    own * 384 + piece.piece_type().index() * 64 + sq
+    bucket * PIECE_SQUARES + own * 384 + piece.piece_type().index() * 64 + sq
+}
+
+/// Input `f` of a board mirrored left to right (files a-h swapped): the same piece on the
+/// mirrored square, in the king bucket of the mirrored king.
+#[inline(always)]
+pub fn mirror_feature(f: usize) -> usize {
+    let (bucket, ps) = (f / PIECE_SQUARES, f % PIECE_SQUARES);
+    KING_BUCKET_MIRROR[bucket] as usize * PIECE_SQUARES + (ps ^ 7)
 }
 
 /// Every piece on the board with its square.
@@ -106,8 +169,8 @@ impl std::fmt::Display for NetError {
             NetError::Shape(s) => write!(
                 f,
                 "network shape inputs {} hidden {} QA {} QB {} scale {} output buckets {} does \
-                 not match this build ({INPUTS}, {HIDDEN}, {QA}, {QB}, scale {} to {}, \
-                 output buckets {OUTPUT_BUCKETS})",
+                 not match this build ({INPUTS} or {PIECE_SQUARES}, {HIDDEN}, {QA}, {QB}, \
+                 scale {} to {}, output buckets {OUTPUT_BUCKETS} or 1)",
                 s[0],
                 s[1],
                 s[2],
@@ -126,9 +189,10 @@ impl std::fmt::Display for NetError {
 /// The file layout: a 32-byte header, the weights little-endian, an FNV-1a checksum.
 pub const MAGIC: &[u8; 8] = b"LZNNUE\x00\x01";
 const HEADER: usize = 32;
-/// Size of a network file of this architecture with `buckets` output buckets.
-pub const fn file_size(buckets: usize) -> usize {
-    HEADER + 2 * (INPUTS * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8
+/// Size of a network file of `inputs` inputs (this build's `INPUTS`, or `PIECE_SQUARES` for a
+/// file of one king bucket) and `buckets` output buckets.
+pub const fn file_size(inputs: usize, buckets: usize) -> usize {
+    HEADER + 2 * (inputs * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8
 }
 /// The header's last word: the number of output buckets, 0 for one (the files written before
 /// buckets existed, which stay byte-identical).
@@ -140,9 +204,14 @@ const fn header_buckets() -> u32 {
     }
 }
 
-/// Size of a network file of this build's architecture. A build of several output buckets
-/// reads one-bucket files too (of `file_size(1)` bytes; see [`Network::from_bytes`]).
-pub const FILE_SIZE: usize = file_size(OUTPUT_BUCKETS);
+/// Size of a network file of this build's architecture. A build of several output or king
+/// buckets reads files of one too (see [`Network::from_bytes`]).
+pub const FILE_SIZE: usize = file_size(INPUTS, OUTPUT_BUCKETS);
+
+/// Whether this build reads a file of `inputs` inputs and `buckets` output buckets.
+pub const fn readable_shape(inputs: usize, buckets: usize) -> bool {
+    (inputs == INPUTS || inputs == PIECE_SQUARES) && (buckets == OUTPUT_BUCKETS || buckets == 1)
+}
 
 /// 64-bit FNV-1a, the file checksum.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
@@ -180,7 +249,9 @@ impl Network {
     /// A file of one output bucket is read by a build of several too: its output layer is
     /// copied into every bucket, which evaluates exactly as the one-bucket network does. So a
     /// build with more buckets plays the older networks (`EvalFile`) unchanged, and training
-    /// can start from one (`lazuli train --init`) and learn the buckets apart from there.
+    /// can start from one (`lazuli train --init`) and learn the buckets apart from there. The
+    /// same for king buckets: a file of `PIECE_SQUARES` inputs (one king bucket) has its
+    /// feature transformer copied into every king bucket.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() < HEADER || bytes[..8] != MAGIC[..] {
             return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC[..] {
@@ -203,14 +274,14 @@ impl Network {
             u32_at(24),
             u32_at(28).max(1),
         ];
-        if shape[..4] != [INPUTS as u32, HIDDEN as u32, QA as u32, QB as u32]
+        if shape[1..4] != [HIDDEN as u32, QA as u32, QB as u32]
             || !SCALE_RANGE.contains(&shape[4])
-            || (shape[5] != OUTPUT_BUCKETS as u32 && shape[5] != 1)
+            || !readable_shape(shape[0] as usize, shape[5] as usize)
         {
             return Err(NetError::Shape(shape));
         }
-        let buckets = shape[5] as usize;
-        let size = file_size(buckets);
+        let (inputs, buckets) = (shape[0] as usize, shape[5] as usize);
+        let size = file_size(inputs, buckets);
         if bytes.len() != size {
             return Err(NetError::Size {
                 found: bytes.len(),
@@ -232,7 +303,7 @@ impl Network {
             at += 2 * n;
             v.into_boxed_slice()
         };
-        let ft_w = take(INPUTS * HIDDEN);
+        let ft_w = take(inputs * HIDDEN);
         let ft_b = take(HIDDEN);
         let out_w = take(buckets * 2 * HIDDEN);
         let out_b: Box<[i32]> = data[at..at + 4 * buckets]
@@ -243,6 +314,8 @@ impl Network {
         let copies = OUTPUT_BUCKETS / buckets;
         let out_w: Box<[i16]> = out_w.repeat(copies).into();
         let out_b: Box<[i32]> = out_b.repeat(copies).into();
+        // One king bucket in a build of several: the same rows in every king bucket.
+        let ft_w: Box<[i16]> = ft_w.repeat(INPUTS / inputs).into();
         let net = Network {
             ft_w,
             ft_b,
@@ -314,17 +387,22 @@ impl Network {
     /// Both perspectives' accumulators of `board`, from scratch.
     pub fn refresh(&self, board: &Board) -> Accumulator {
         let mut acc = Accumulator::default();
-        for (p, persp) in Color::BOTH.into_iter().enumerate() {
-            let v = &mut acc.v[p];
-            v.copy_from_slice(&self.ft_b);
-            for (piece, sq) in pieces(board) {
-                let row = self.row(feature(persp, piece, sq));
-                for (a, w) in v.iter_mut().zip(row.iter()) {
-                    *a += *w;
-                }
-            }
+        for persp in Color::BOTH {
+            self.refresh_side(board, persp, &mut acc.v[persp.index()]);
         }
         acc
+    }
+
+    /// The accumulator of `persp` for `board`, from scratch, into `v`.
+    fn refresh_side(&self, board: &Board, persp: Color, v: &mut [i16; HIDDEN]) {
+        let kb = king_bucket(persp, board.king(persp));
+        v.copy_from_slice(&self.ft_b);
+        for (piece, sq) in pieces(board) {
+            let row = self.row(feature(persp, piece, sq, kb));
+            for (a, w) in v.iter_mut().zip(row.iter()) {
+                *a += *w;
+            }
+        }
     }
 
     /// The output weights of bucket `b` (`2 * HIDDEN`: side to move, then the other side).
@@ -377,8 +455,12 @@ macro_rules! default_net_file {
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
 pub const DEFAULT_NET_NAME: &str = default_net_file!();
 static DEFAULT_NET_BYTES: &[u8] = include_bytes!(concat!("../../../nets/", default_net_file!()));
-const _: () =
-    assert!(DEFAULT_NET_BYTES.len() == FILE_SIZE || DEFAULT_NET_BYTES.len() == file_size(1));
+const _: () = assert!(
+    DEFAULT_NET_BYTES.len() == FILE_SIZE
+        || DEFAULT_NET_BYTES.len() == file_size(INPUTS, 1)
+        || DEFAULT_NET_BYTES.len() == file_size(PIECE_SQUARES, OUTPUT_BUCKETS)
+        || DEFAULT_NET_BYTES.len() == file_size(PIECE_SQUARES, 1)
+);
 
 /// The embedded network, parsed once.
 pub fn default_net() -> Arc<Network> {
@@ -396,7 +478,12 @@ pub fn default_net() -> Arc<Network> {
 #[derive(Clone, Copy)]
 struct Entry {
     acc: Accumulator,
-    computed: bool,
+    /// Whether `acc.v[c]` is up to date, per perspective.
+    computed: [bool; 2],
+    /// Each perspective's king bucket at this ply, and whether it differs from the parent's
+    /// (then that perspective cannot be updated from the parent and is refreshed instead).
+    kb: [u8; 2],
+    kb_changed: [bool; 2],
     n_add: u8,
     n_sub: u8,
     add: [(Piece, Square); 2],
@@ -405,7 +492,7 @@ struct Entry {
 
 /// A searcher's accumulators along the current line, one per ply, updated lazily: a move only
 /// records which pieces came and went; the accumulators are brought up to date when a node
-/// is evaluated.
+/// is evaluated. A perspective whose king changes bucket is refreshed from scratch.
 pub struct Stack {
     entries: Vec<Entry>,
 }
@@ -414,7 +501,9 @@ impl Stack {
     pub fn new(plies: usize) -> Stack {
         let e = Entry {
             acc: Accumulator::default(),
-            computed: false,
+            computed: [false; 2],
+            kb: [0; 2],
+            kb_changed: [false; 2],
             n_add: 0,
             n_sub: 0,
             add: [(Piece::NONE, Square::new(0)); 2],
@@ -429,7 +518,8 @@ impl Stack {
     pub fn reset(&mut self, net: &Network, board: &Board) {
         let e = &mut self.entries[0];
         e.acc = net.refresh(board);
-        e.computed = true;
+        e.computed = [true; 2];
+        e.kb = king_buckets(board).map(|b| b as u8);
     }
 
     /// Records that the position at `ply` is `child`, reached from `parent` (the position at
@@ -446,7 +536,10 @@ impl Stack {
         for pt in 0..6 {
             changed |= parent.pieces[pt] ^ child.pieces[pt];
         }
-        e.computed = false;
+        e.computed = [false; 2];
+        let (before, after) = (king_buckets(parent), king_buckets(child));
+        e.kb = after.map(|b| b as u8);
+        e.kb_changed = [before[0] != after[0], before[1] != after[1]];
         e.n_add = 0;
         e.n_sub = 0;
         for sq in changed {
@@ -471,34 +564,31 @@ impl Stack {
         if ply >= self.entries.len() {
             return net.evaluate(board);
         }
-        // The nearest computed ancestor (ply 0 always is after `reset`); without one, this
-        // ply from scratch.
-        let mut from = ply;
-        while !self.entries[from].computed {
-            if from == 0 {
-                self.entries[ply].acc = net.refresh(board);
-                self.entries[ply].computed = true;
-                from = ply;
-                break;
+        for persp in Color::BOTH {
+            let c = persp.index();
+            // The nearest ancestor computed for this perspective, with no king-bucket change
+            // on the way (ply 0 is computed after `reset`); without one, this ply from scratch.
+            let mut from = ply;
+            while !self.entries[from].computed[c] {
+                if from == 0 || self.entries[from].kb_changed[c] {
+                    let e = &mut self.entries[ply];
+                    net.refresh_side(board, persp, &mut e.acc.v[c]);
+                    e.computed[c] = true;
+                    from = ply;
+                    break;
+                }
+                from -= 1;
             }
-            from -= 1;
-        }
-        for p in from + 1..=ply {
-            let (done, rest) = self.entries.split_at_mut(p);
-            let parent = &done[p - 1].acc;
-            let e = &mut rest[0];
-            for (persp_idx, persp) in Color::BOTH.into_iter().enumerate() {
-                let adds = rows(net, &e.add[..e.n_add as usize], persp);
-                let subs = rows(net, &e.sub[..e.n_sub as usize], persp);
-                simd::update(
-                    simd::level(),
-                    &mut e.acc.v[persp_idx],
-                    &parent.v[persp_idx],
-                    &adds,
-                    &subs,
-                );
+            for p in from + 1..=ply {
+                let (done, rest) = self.entries.split_at_mut(p);
+                let parent = &done[p - 1].acc.v[c];
+                let e = &mut rest[0];
+                let kb = e.kb[c] as usize;
+                let adds = rows(net, &e.add[..e.n_add as usize], persp, kb);
+                let subs = rows(net, &e.sub[..e.n_sub as usize], persp, kb);
+                simd::update(simd::level(), &mut e.acc.v[c], parent, &adds, &subs);
+                e.computed[c] = true;
             }
-            e.computed = true;
         }
         net.output(&self.entries[ply].acc, board)
     }
@@ -509,10 +599,10 @@ impl Stack {
 pub type Rows<'a> = ([&'a [i16; HIDDEN]; 2], usize);
 
 #[inline(always)]
-fn rows<'a>(net: &'a Network, list: &[(Piece, Square)], persp: Color) -> Rows<'a> {
+fn rows<'a>(net: &'a Network, list: &[(Piece, Square)], persp: Color, kb: usize) -> Rows<'a> {
     let mut rows = [net.row(0); 2];
     for (r, &(piece, sq)) in rows.iter_mut().zip(list) {
-        *r = net.row(feature(persp, piece, sq));
+        *r = net.row(feature(persp, piece, sq, kb));
     }
     (rows, list.len())
 }
@@ -527,21 +617,79 @@ mod tests {
         let bp = Piece::new(Color::Black, crate::chess::PieceType::Pawn);
         let e2 = Square::parse("e2").unwrap();
         let e7 = Square::parse("e7").unwrap();
-        assert_eq!(feature(Color::White, wp, e2), feature(Color::Black, bp, e7));
-        assert_eq!(feature(Color::White, bp, e7), feature(Color::Black, wp, e2));
-        assert_ne!(feature(Color::White, wp, e2), feature(Color::White, bp, e2));
-        let all: std::collections::HashSet<usize> = (0..12u8)
-            .flat_map(|p| (0..64u8).map(move |s| (p, s)))
-            .map(|(p, s)| {
+        for kb in 0..KING_BUCKETS {
+            assert_eq!(
+                feature(Color::White, wp, e2, kb),
+                feature(Color::Black, bp, e7, kb)
+            );
+            assert_eq!(
+                feature(Color::White, bp, e7, kb),
+                feature(Color::Black, wp, e2, kb)
+            );
+            assert_ne!(
+                feature(Color::White, wp, e2, kb),
+                feature(Color::White, bp, e2, kb)
+            );
+        }
+        // Every (king bucket, piece, square) is its own input, and every input is one.
+        let all: std::collections::HashSet<usize> = (0..KING_BUCKETS)
+            .flat_map(|kb| (0..12u8).map(move |p| (kb, p)))
+            .flat_map(|(kb, p)| (0..64u8).map(move |s| (kb, p, s)))
+            .map(|(kb, p, s)| {
                 let piece = Piece::new(
                     if p < 6 { Color::White } else { Color::Black },
                     crate::chess::PieceType::from_index((p % 6) as usize),
                 );
-                feature(Color::Black, piece, Square::new(s))
+                feature(Color::Black, piece, Square::new(s), kb)
             })
             .collect();
         assert_eq!(all.len(), INPUTS);
         assert!(all.iter().all(|&f| f < INPUTS));
+    }
+
+    /// The king buckets: the layout seen from each side (a king on g1 for white is in the
+    /// bucket of a king on g8 for black), every bucket used, and the left-right mirror of an
+    /// input is the input of the mirrored piece in the mirrored king's bucket.
+    #[test]
+    fn king_buckets_are_by_the_own_king_and_mirror_left_to_right() {
+        let sq = |s: &str| Square::parse(s).unwrap();
+        for (w, b) in [("g1", "g8"), ("c2", "c7"), ("e5", "e4"), ("a8", "a1")] {
+            assert_eq!(
+                king_bucket(Color::White, sq(w)),
+                king_bucket(Color::Black, sq(b))
+            );
+        }
+        let used: std::collections::HashSet<usize> = (0..64u8)
+            .map(|s| king_bucket(Color::White, Square::new(s)))
+            .collect();
+        assert_eq!(used.len(), KING_BUCKETS);
+        if KING_BUCKETS > 1 {
+            // Castled short and castled long are told apart, and so are home and the field.
+            assert_ne!(
+                king_bucket(Color::White, sq("g1")),
+                king_bucket(Color::White, sq("c1"))
+            );
+            assert_ne!(
+                king_bucket(Color::White, sq("g1")),
+                king_bucket(Color::White, sq("g5"))
+            );
+        }
+        let piece = Piece::new(Color::Black, crate::chess::PieceType::Knight);
+        for k in 0..64u8 {
+            for s in 0..64u8 {
+                for persp in Color::BOTH {
+                    let (k, s) = (Square::new(k), Square::new(s));
+                    let (mk, ms) = (
+                        Square::new(k.index() as u8 ^ 7),
+                        Square::new(s.index() as u8 ^ 7),
+                    );
+                    let f = feature(persp, piece, s, king_bucket(persp, k));
+                    let m = feature(persp, piece, ms, king_bucket(persp, mk));
+                    assert_eq!(mirror_feature(f), m);
+                    assert_eq!(mirror_feature(m), f);
+                }
+            }
+        }
     }
 
     /// A network of random weights within the clip (deterministic).
@@ -618,7 +766,7 @@ mod tests {
         let msg = err.to_string();
         assert!(
             msg.contains(&format!("output buckets {}", other.max(1)))
-                && msg.contains(&format!("output buckets {OUTPUT_BUCKETS})")),
+                && msg.contains(&format!("output buckets {OUTPUT_BUCKETS} or 1)")),
             "{msg}"
         );
         // A one-bucket file whose header says 1 instead of 0 is read as one bucket.
@@ -640,7 +788,7 @@ mod tests {
     /// The bytes of a one-bucket file holding `net`'s feature transformer and its output
     /// bucket `b`, written by hand (header word 0 for one bucket), as a one-bucket build writes.
     fn one_bucket_file(net: &Network, b: usize) -> Vec<u8> {
-        let mut f = Vec::with_capacity(file_size(1));
+        let mut f = Vec::with_capacity(file_size(INPUTS, 1));
         f.extend_from_slice(MAGIC);
         for v in [
             INPUTS,
@@ -672,7 +820,7 @@ mod tests {
         let net = random_net(11);
         let last = OUTPUT_BUCKETS - 1;
         let file = one_bucket_file(&net, last);
-        assert_eq!(file.len(), file_size(1));
+        assert_eq!(file.len(), file_size(INPUTS, 1));
         let wide = Network::from_bytes(&file).unwrap();
         assert_eq!(wide.ft_w, net.ft_w);
         assert_eq!(wide.ft_b, net.ft_b);
@@ -701,7 +849,7 @@ mod tests {
         }
         assert!(matches!(
             Network::from_bytes(&file[..file.len() - 2]),
-            Err(NetError::Size { expected, .. }) if expected == file_size(1)
+            Err(NetError::Size { expected, .. }) if expected == file_size(INPUTS, 1)
         ));
         let mut bad = file.clone();
         bad[100] ^= 4;
@@ -795,10 +943,51 @@ mod tests {
         }
     }
 
+    /// A file of one king bucket (`PIECE_SQUARES` inputs, as every network before king buckets)
+    /// is read into every king bucket: it evaluates every position as its own rows would.
+    #[test]
+    fn a_one_king_bucket_file_is_read_into_every_king_bucket() {
+        let net = random_net(21);
+        let rows = PIECE_SQUARES * HIDDEN;
+        let mut f = net.to_bytes();
+        f[8..12].copy_from_slice(&(PIECE_SQUARES as u32).to_le_bytes());
+        f.drain(HEADER + 2 * rows..HEADER + 2 * INPUTS * HIDDEN);
+        let n = f.len();
+        assert_eq!(n, file_size(PIECE_SQUARES, OUTPUT_BUCKETS));
+        let sum = fnv1a(&f[..n - 8]);
+        f[n - 8..].copy_from_slice(&sum.to_le_bytes());
+        let wide = Network::from_bytes(&f).unwrap();
+        for kb in 0..KING_BUCKETS {
+            assert_eq!(
+                wide.ft_w[kb * rows..(kb + 1) * rows],
+                net.ft_w[..rows],
+                "{kb}"
+            );
+        }
+        // A net of the first bucket's rows everywhere gives the same evaluations.
+        let mut same = net.clone();
+        same.ft_w = net.ft_w[..rows].repeat(KING_BUCKETS).into();
+        for board in playouts(22, 6, 80).iter().flatten() {
+            assert_eq!(
+                wide.evaluate(board),
+                same.evaluate(board),
+                "{}",
+                board.to_fen()
+            );
+        }
+        // A file of another input count is another shape.
+        let mut bad = f.clone();
+        bad[8..12].copy_from_slice(&(PIECE_SQUARES as u32 * 2 + 8).to_le_bytes());
+        let sum = fnv1a(&bad[..n - 8]);
+        bad[n - 8..].copy_from_slice(&sum.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape(_))));
+    }
+
     #[test]
     fn incremental_updates_match_a_full_refresh() {
         let net = random_net(2);
         let mut stack = Stack::new(80);
+        let mut bucket_changes = 0;
         for line in playouts(3, 40, 70) {
             stack.reset(&net, &line[0]);
             // Evaluate only some plies, so that updates chain over several moves; now and
@@ -812,6 +1001,11 @@ mod tests {
                     assert_eq!(stack.evaluate(&net, ply + 1, &null), net.evaluate(&null));
                 }
                 stack.push(ply + 1, parent, child);
+                bucket_changes += stack.entries[ply + 1]
+                    .kb_changed
+                    .iter()
+                    .filter(|&&c| c)
+                    .count();
                 if ply % 3 != 1 {
                     assert_eq!(
                         stack.evaluate(&net, ply + 1, child),
@@ -822,6 +1016,10 @@ mod tests {
                     assert_eq!(stack.entries[ply + 1].acc, net.refresh(child));
                 }
             }
+        }
+        // The lines move kings across buckets often enough to test the refreshes.
+        if KING_BUCKETS > 1 {
+            assert!(bucket_changes > 100, "{bucket_changes}");
         }
     }
 
@@ -836,12 +1034,17 @@ mod tests {
                 let (parent, child) = (net.refresh(&pair[0]), net.refresh(&pair[1]));
                 let mut stack = Stack::new(2);
                 stack.entries[0].acc = parent;
-                stack.entries[0].computed = true;
+                stack.entries[0].computed = [true; 2];
                 stack.push(1, &pair[0], &pair[1]);
                 let e = stack.entries[1];
                 for (p, persp) in Color::BOTH.into_iter().enumerate() {
-                    let adds = rows(&net, &e.add[..e.n_add as usize], persp);
-                    let subs = rows(&net, &e.sub[..e.n_sub as usize], persp);
+                    // A king that changed bucket is refreshed, not updated.
+                    if e.kb_changed[p] {
+                        continue;
+                    }
+                    let kb = e.kb[p] as usize;
+                    let adds = rows(&net, &e.add[..e.n_add as usize], persp, kb);
+                    let subs = rows(&net, &e.sub[..e.n_sub as usize], persp, kb);
                     let forward: Vec<i64> = levels
                         .iter()
                         .map(|&l| {
