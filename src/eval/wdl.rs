@@ -4,9 +4,9 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 23's own moves (`nn-4b9c202a05a1`, the default network since
-//! 2026-11-27, output scale 281) in its 369 SPRT games against candidate 20 at 8+0.08,
-//! Threads=1: 20,630 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
+//! likelihood to candidate 23's own moves (`nn-4b9c202a05a1`, the default network on
+//! 2026-11-27 until candidate 26, output scale 281) in its 369 SPRT games against candidate 20
+//! at 8+0.08, Threads=1: 20,630 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
 //! makes the data). Out of sample (each half of the games fitted, scored on the other) its mean
 //! log-loss is 0.4491 / 0.5374 against 0.4488 / 0.5661 for the model it replaced, which had
 //! been fitted the same way to candidate 18's 1,074 SPRT games (63,553 positions; candidate 20
@@ -15,7 +15,10 @@
 //! as likely as not at 102 cp (93 in the self-play model). With little material left the new
 //! fit needs less for a win than the old one (204 cp at 17 against 281), from few endgame
 //! positions: refit with more games when the default evaluation changes, since the model maps
-//! that evaluation's scale.
+//! that evaluation's scale. Checked for candidate 26 (`nn-28d0dfdc4b0e`, its scale matched to
+//! candidate 23's): refitted to its moves in its 368 SPRT games (21,551 positions), out of
+//! sample 0.47209 / 0.48111 against 0.47837 / 0.47775 for these coefficients, better on one
+//! half and worse on the other, so these stay.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;

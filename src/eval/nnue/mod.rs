@@ -4,8 +4,8 @@
 //! the 768 piece-square inputs (own/enemy x 6 piece types x 64 squares, the board mirrored
 //! vertically for black) through the rows of its own king's bucket ([`king_bucket`]; a king
 //! that changes bucket has its perspective refreshed from scratch); its accumulator is the
-//! hidden layer before the activation. A file of one king bucket is read into every one. The output layer
-//! reads the side to move's accumulator first, then the other side's, through SCReLU
+//! hidden layer before the activation. A file of one king bucket is read into every one. The
+//! output layer reads the side to move's accumulator first, then the other side's, through SCReLU
 //! (`clamp(x, 0, 1)^2`), with one set of output weights per output bucket (by the number of
 //! pieces; `OUTPUT_BUCKETS`). The build has eight buckets and reads one-bucket files too, copying
 //! their one output layer into every bucket, so a one-bucket network evaluates exactly as in a
@@ -448,7 +448,7 @@ impl Default for Accumulator {
 /// engine reports and the `include_bytes!` path come from it.
 macro_rules! default_net_file {
     () => {
-        "nn-4b9c202a05a1.nnue"
+        "nn-28d0dfdc4b0e.nnue"
     };
 }
 
