@@ -480,10 +480,9 @@ struct Entry {
     acc: Accumulator,
     /// Whether `acc.v[c]` is up to date, per perspective.
     computed: [bool; 2],
-    /// Each perspective's king bucket at this ply, and whether it differs from the parent's
-    /// (then that perspective cannot be updated from the parent and is refreshed instead).
+    /// Each perspective's king bucket at this ply (where it differs from the parent's, that
+    /// perspective cannot be updated from the parent and is refreshed instead).
     kb: [u8; 2],
-    kb_changed: [bool; 2],
     n_add: u8,
     n_sub: u8,
     add: [(Piece, Square); 2],
@@ -503,7 +502,6 @@ impl Stack {
             acc: Accumulator::default(),
             computed: [false; 2],
             kb: [0; 2],
-            kb_changed: [false; 2],
             n_add: 0,
             n_sub: 0,
             add: [(Piece::NONE, Square::new(0)); 2],
@@ -537,9 +535,7 @@ impl Stack {
             changed |= parent.pieces[pt] ^ child.pieces[pt];
         }
         e.computed = [false; 2];
-        let (before, after) = (king_buckets(parent), king_buckets(child));
-        e.kb = after.map(|b| b as u8);
-        e.kb_changed = [before[0] != after[0], before[1] != after[1]];
+        e.kb = king_buckets(child).map(|b| b as u8);
         e.n_add = 0;
         e.n_sub = 0;
         for sq in changed {
@@ -570,7 +566,7 @@ impl Stack {
             // on the way (ply 0 is computed after `reset`); without one, this ply from scratch.
             let mut from = ply;
             while !self.entries[from].computed[c] {
-                if from == 0 || self.entries[from].kb_changed[c] {
+                if from == 0 || self.entries[from].kb[c] != self.entries[from - 1].kb[c] {
                     let e = &mut self.entries[ply];
                     net.refresh_side(board, persp, &mut e.acc.v[c]);
                     e.computed[c] = true;
@@ -1001,10 +997,8 @@ mod tests {
                     assert_eq!(stack.evaluate(&net, ply + 1, &null), net.evaluate(&null));
                 }
                 stack.push(ply + 1, parent, child);
-                bucket_changes += stack.entries[ply + 1]
-                    .kb_changed
-                    .iter()
-                    .filter(|&&c| c)
+                bucket_changes += (0..2)
+                    .filter(|&c| stack.entries[ply + 1].kb[c] != stack.entries[ply].kb[c])
                     .count();
                 if ply % 3 != 1 {
                     assert_eq!(
@@ -1035,11 +1029,12 @@ mod tests {
                 let mut stack = Stack::new(2);
                 stack.entries[0].acc = parent;
                 stack.entries[0].computed = [true; 2];
+                stack.entries[0].kb = king_buckets(&pair[0]).map(|b| b as u8);
                 stack.push(1, &pair[0], &pair[1]);
                 let e = stack.entries[1];
                 for (p, persp) in Color::BOTH.into_iter().enumerate() {
                     // A king that changed bucket is refreshed, not updated.
-                    if e.kb_changed[p] {
+                    if e.kb[p] != stack.entries[0].kb[p] {
                         continue;
                     }
                     let kb = e.kb[p] as usize;
