@@ -50,8 +50,10 @@ pub fn describe(net: &Network, file_inputs: usize, file_buckets: usize) -> Strin
     } else if file_inputs == nnue::INPUTS {
         format!(", {} king buckets", nnue::KING_BUCKETS)
     } else {
+        let kings = file_inputs / nnue::PIECE_SQUARES;
         format!(
-            ", 1 king bucket in the file, copied into this build's {}",
+            ", {kings} king bucket{} in the file, read into this build's {}",
+            if kings == 1 { "" } else { "s" },
             nnue::KING_BUCKETS
         )
     };

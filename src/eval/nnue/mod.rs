@@ -4,7 +4,7 @@
 //! the 768 piece-square inputs (own/enemy x 6 piece types x 64 squares, the board mirrored
 //! vertically for black) through the rows of its own king's bucket ([`king_bucket`]; a king
 //! that changes bucket has its perspective refreshed from scratch); its accumulator is the
-//! hidden layer before the activation. A file of one king bucket is read into every one. The
+//! hidden layer before the activation. A file of fewer king buckets is read into these. The
 //! output layer reads the side to move's accumulator first, then the other side's, through SCReLU
 //! (`clamp(x, 0, 1)^2`), with one set of output weights per output bucket (by the number of
 //! pieces; `OUTPUT_BUCKETS`). The build has eight buckets and reads one-bucket files too, copying
@@ -27,26 +27,52 @@ pub const PIECE_SQUARES: usize = 768;
 /// network can value a pawn on g2 differently behind a castled king than in front of an
 /// uncastled one. 1 is the plain 768-input network.
 pub const KING_BUCKETS: usize = 4;
-/// The king bucket of each square of the perspective's own king, from that perspective (rank 1
-/// is its back rank). Files a-d / e-h, ranks 1-2 / 3-8: a king at home on either wing, or out
-/// in the field. Left-right mirror images are buckets too ([`mirror_feature`] relies on it).
+/// The king bucket of square `sq` (0 = a1, from the perspective's own side, so rank 1 is its
+/// back rank) in a layout of `n` buckets: 1 is the plain network; 2 splits files a-d / e-h; 4
+/// also ranks 1-2 / 3-8 (a king at home on either wing, or out in the field); 8 splits the
+/// files into pairs a-b / c-d / e-f / g-h instead of halves (so a king castled long or short
+/// is told apart from one left in the centre), still times ranks 1-2 / 3-8. Each layout refines the one before it, so a file of
+/// fewer buckets reads into a build of more ([`coarser_king_bucket`]), and left-right mirror
+/// images are buckets too ([`mirror_feature`] relies on it).
+pub const fn king_bucket_layout(n: usize, sq: usize) -> usize {
+    let (file, home) = (sq % 8, sq / 8 < 2);
+    let field = !home as usize;
+    match n {
+        1 => 0,
+        2 => (file >= 4) as usize,
+        4 => (file >= 4) as usize + 2 * field,
+        _ => file / 2 + 4 * field,
+    }
+}
+/// The king-bucket counts with a layout.
+pub const fn is_king_bucket_count(n: usize) -> bool {
+    matches!(n, 1 | 2 | 4 | 8)
+}
 const KING_BUCKET_LAYOUT: [u8; 64] = {
     let mut t = [0u8; 64];
     let mut sq = 0;
     while sq < 64 {
-        t[sq] = match KING_BUCKETS {
-            1 => 0,
-            2 => (sq % 8 >= 4) as u8,
-            _ => ((sq % 8 >= 4) as u8) + 2 * ((sq / 8 >= 2) as u8),
-        };
+        t[sq] = king_bucket_layout(KING_BUCKETS, sq) as u8;
         sq += 1;
     }
     t
 };
 const _: () = assert!(
-    matches!(KING_BUCKETS, 1 | 2 | 4),
-    "the layouts are for 1, 2 or 4"
+    is_king_bucket_count(KING_BUCKETS),
+    "the layouts are for 1, 2, 4 or 8"
 );
+/// The bucket, in a layout of `n <= KING_BUCKETS` buckets, of every square in this build's
+/// bucket `b` (one square of it decides: the layouts nest, as a test checks).
+pub const fn coarser_king_bucket(n: usize, b: usize) -> usize {
+    let mut sq = 0;
+    while sq < 64 {
+        if KING_BUCKET_LAYOUT[sq] as usize == b {
+            return king_bucket_layout(n, sq);
+        }
+        sq += 1;
+    }
+    0
+}
 /// The bucket a king bucket becomes when the board is mirrored left to right.
 const KING_BUCKET_MIRROR: [u8; KING_BUCKETS] = {
     let mut m = [0u8; KING_BUCKETS];
@@ -189,8 +215,8 @@ impl std::fmt::Display for NetError {
 /// The file layout: a 32-byte header, the weights little-endian, an FNV-1a checksum.
 pub const MAGIC: &[u8; 8] = b"LZNNUE\x00\x01";
 const HEADER: usize = 32;
-/// Size of a network file of `inputs` inputs (this build's `INPUTS`, or `PIECE_SQUARES` for a
-/// file of one king bucket) and `buckets` output buckets.
+/// Size of a network file of `inputs` inputs (`PIECE_SQUARES` per king bucket) and `buckets`
+/// output buckets.
 pub const fn file_size(inputs: usize, buckets: usize) -> usize {
     HEADER + 2 * (inputs * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) + 4 * buckets + 8
 }
@@ -210,7 +236,11 @@ pub const FILE_SIZE: usize = file_size(INPUTS, OUTPUT_BUCKETS);
 
 /// Whether this build reads a file of `inputs` inputs and `buckets` output buckets.
 pub const fn readable_shape(inputs: usize, buckets: usize) -> bool {
-    (inputs == INPUTS || inputs == PIECE_SQUARES) && (buckets == OUTPUT_BUCKETS || buckets == 1)
+    let kings = inputs / PIECE_SQUARES;
+    inputs.is_multiple_of(PIECE_SQUARES)
+        && is_king_bucket_count(kings)
+        && kings <= KING_BUCKETS
+        && (buckets == OUTPUT_BUCKETS || buckets == 1)
 }
 
 /// 64-bit FNV-1a, the file checksum.
@@ -250,8 +280,9 @@ impl Network {
     /// copied into every bucket, which evaluates exactly as the one-bucket network does. So a
     /// build with more buckets plays the older networks (`EvalFile`) unchanged, and training
     /// can start from one (`lazuli train --init`) and learn the buckets apart from there. The
-    /// same for king buckets: a file of `PIECE_SQUARES` inputs (one king bucket) has its
-    /// feature transformer copied into every king bucket.
+    /// same for king buckets: a file of fewer king buckets (`PIECE_SQUARES` inputs each; one,
+    /// as every network before king buckets, or a coarser layout) has each of its buckets'
+    /// rows copied into every bucket of the build that lies within it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() < HEADER || bytes[..8] != MAGIC[..] {
             return Err(if bytes.len() >= 8 && bytes[..8] != MAGIC[..] {
@@ -314,8 +345,16 @@ impl Network {
         let copies = OUTPUT_BUCKETS / buckets;
         let out_w: Box<[i16]> = out_w.repeat(copies).into();
         let out_b: Box<[i32]> = out_b.repeat(copies).into();
-        // One king bucket in a build of several: the same rows in every king bucket.
-        let ft_w: Box<[i16]> = ft_w.repeat(INPUTS / inputs).into();
+        // Fewer king buckets in the file than in the build: each of the build's buckets takes
+        // the rows of the file's bucket that holds its squares (one bucket: every bucket).
+        let kings = inputs / PIECE_SQUARES;
+        let rows = PIECE_SQUARES * HIDDEN;
+        let ft_w: Box<[i16]> = (0..KING_BUCKETS)
+            .flat_map(|b| {
+                let from = coarser_king_bucket(kings, b);
+                ft_w[from * rows..(from + 1) * rows].iter().copied()
+            })
+            .collect();
         let net = Network {
             ft_w,
             ft_b,
@@ -455,12 +494,21 @@ macro_rules! default_net_file {
 /// The network compiled into the binary (see `nets/README.md` for its lineage).
 pub const DEFAULT_NET_NAME: &str = default_net_file!();
 static DEFAULT_NET_BYTES: &[u8] = include_bytes!(concat!("../../../nets/", default_net_file!()));
-const _: () = assert!(
-    DEFAULT_NET_BYTES.len() == FILE_SIZE
-        || DEFAULT_NET_BYTES.len() == file_size(INPUTS, 1)
-        || DEFAULT_NET_BYTES.len() == file_size(PIECE_SQUARES, OUTPUT_BUCKETS)
-        || DEFAULT_NET_BYTES.len() == file_size(PIECE_SQUARES, 1)
-);
+/// Whether a file of `len` bytes has a shape this build reads (the embedded one must).
+const fn readable_size(len: usize) -> bool {
+    let mut kings = 1;
+    while kings <= KING_BUCKETS {
+        let inputs = kings * PIECE_SQUARES;
+        if readable_shape(inputs, OUTPUT_BUCKETS) && len == file_size(inputs, OUTPUT_BUCKETS)
+            || readable_shape(inputs, 1) && len == file_size(inputs, 1)
+        {
+            return true;
+        }
+        kings *= 2;
+    }
+    false
+}
+const _: () = assert!(readable_size(DEFAULT_NET_BYTES.len()));
 
 /// The embedded network, parsed once.
 pub fn default_net() -> Arc<Network> {
@@ -977,6 +1025,86 @@ mod tests {
         let sum = fnv1a(&bad[..n - 8]);
         bad[n - 8..].copy_from_slice(&sum.to_le_bytes());
         assert!(matches!(Network::from_bytes(&bad), Err(NetError::Shape(_))));
+    }
+
+    /// The layouts nest: every bucket of a finer layout lies within one bucket of each coarser
+    /// one, each layout uses all its buckets, and mirrors map buckets to buckets.
+    #[test]
+    fn king_bucket_layouts_nest() {
+        for (fine, coarse) in [(2, 1), (4, 1), (4, 2), (8, 1), (8, 2), (8, 4)] {
+            let mut within = std::collections::HashMap::new();
+            for sq in 0..64 {
+                let f = king_bucket_layout(fine, sq);
+                let c = king_bucket_layout(coarse, sq);
+                assert_eq!(*within.entry(f).or_insert(c), c, "{fine} in {coarse}: {sq}");
+            }
+            assert_eq!(within.len(), fine);
+        }
+        for n in [1, 2, 4, 8] {
+            let mut mirror = std::collections::HashMap::new();
+            for sq in 0..64 {
+                let m = king_bucket_layout(n, sq ^ 7);
+                assert_eq!(*mirror.entry(king_bucket_layout(n, sq)).or_insert(m), m);
+            }
+        }
+        // This build's layout: a castled king and an uncastled one differ from 8 buckets on.
+        let sq = |s: &str| Square::parse(s).unwrap().index();
+        assert_eq!(
+            king_bucket_layout(8, sq("g1")),
+            king_bucket_layout(8, sq("h2"))
+        );
+        assert_ne!(
+            king_bucket_layout(8, sq("g1")),
+            king_bucket_layout(8, sq("e1"))
+        );
+        assert_ne!(
+            king_bucket_layout(8, sq("c1")),
+            king_bucket_layout(8, sq("a3"))
+        );
+        assert_eq!(
+            king_bucket_layout(4, sq("g1")),
+            king_bucket_layout(4, sq("e1"))
+        );
+    }
+
+    /// A file of fewer king buckets (a coarser layout) is read so that each position's
+    /// accumulators are the file's own: the rows of the file's bucket of each king, by the
+    /// file's layout, summed directly here.
+    #[test]
+    fn a_file_of_fewer_king_buckets_keeps_its_evaluations() {
+        let net = random_net(23);
+        let rows = PIECE_SQUARES * HIDDEN;
+        for n in [1, 2, 4, 8].into_iter().filter(|&n| n < KING_BUCKETS) {
+            // The file: the first n buckets' rows of a random net.
+            let mut f = net.to_bytes();
+            f[8..12].copy_from_slice(&((n * PIECE_SQUARES) as u32).to_le_bytes());
+            f.drain(HEADER + 2 * n * rows..HEADER + 2 * INPUTS * HIDDEN);
+            let len = f.len();
+            assert_eq!(len, file_size(n * PIECE_SQUARES, OUTPUT_BUCKETS));
+            let sum = fnv1a(&f[..len - 8]);
+            f[len - 8..].copy_from_slice(&sum.to_le_bytes());
+            let read = Network::from_bytes(&f).unwrap();
+            for board in playouts(24 + n as u64, 8, 80).iter().flatten() {
+                let acc = read.refresh(board);
+                for (p, persp) in Color::BOTH.into_iter().enumerate() {
+                    let k = board.king(persp).index() ^ if p == 0 { 0 } else { 56 };
+                    let fb = king_bucket_layout(n, k);
+                    let mut want: Vec<i32> = net.ft_b.iter().map(|&b| b as i32).collect();
+                    for (piece, sq) in pieces(board) {
+                        let f = feature(persp, piece, sq, 0) + fb * PIECE_SQUARES;
+                        for (w, &x) in want.iter_mut().zip(&net.ft_w[f * HIDDEN..]) {
+                            *w += x as i32;
+                        }
+                    }
+                    let got: Vec<i32> = acc.v[p].iter().map(|&x| x as i32).collect();
+                    assert_eq!(got, want, "{n} buckets, {}", board.to_fen());
+                }
+            }
+        }
+        // More king buckets than the build has, or a count without a layout, is another shape.
+        for n in [3, 2 * KING_BUCKETS] {
+            assert!(!readable_shape(n * PIECE_SQUARES, OUTPUT_BUCKETS), "{n}");
+        }
     }
 
     #[test]
