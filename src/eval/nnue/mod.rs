@@ -31,9 +31,10 @@ pub const KING_BUCKETS: usize = 4;
 /// back rank) in a layout of `n` buckets: 1 is the plain network; 2 splits files a-d / e-h; 4
 /// also ranks 1-2 / 3-8 (a king at home on either wing, or out in the field); 8 splits the
 /// files into pairs a-b / c-d / e-f / g-h instead of halves (so a king castled long or short
-/// is told apart from one left in the centre), still times ranks 1-2 / 3-8. Each layout refines the one before it, so a file of
-/// fewer buckets reads into a build of more ([`coarser_king_bucket`]), and left-right mirror
-/// images are buckets too ([`mirror_feature`] relies on it).
+/// is told apart from one left in the centre), still times ranks 1-2 / 3-8. Each layout
+/// refines the one before it, so a file of fewer buckets reads into a build of more
+/// ([`coarser_king_bucket`]), and left-right mirror images are buckets too ([`mirror_feature`]
+/// relies on it).
 pub const fn king_bucket_layout(n: usize, sq: usize) -> usize {
     let (file, home) = (sq % 8, sq / 8 < 2);
     let field = !home as usize;
