@@ -1048,24 +1048,19 @@ mod tests {
                 assert_eq!(*mirror.entry(king_bucket_layout(n, sq)).or_insert(m), m);
             }
         }
-        // This build's layout: a castled king and an uncastled one differ from 8 buckets on.
+        // Four buckets put a king on e1 with one castled short on g1; eight tell them apart,
+        // and split a-b from c-d.
         let sq = |s: &str| Square::parse(s).unwrap().index();
-        assert_eq!(
-            king_bucket_layout(8, sq("g1")),
-            king_bucket_layout(8, sq("h2"))
-        );
-        assert_ne!(
-            king_bucket_layout(8, sq("g1")),
-            king_bucket_layout(8, sq("e1"))
-        );
-        assert_ne!(
-            king_bucket_layout(8, sq("c1")),
-            king_bucket_layout(8, sq("a3"))
-        );
-        assert_eq!(
-            king_bucket_layout(4, sq("g1")),
-            king_bucket_layout(4, sq("e1"))
-        );
+        for (n, a, b, same) in [
+            (4, "g1", "e1", true),
+            (8, "g1", "h2", true),
+            (8, "g1", "e1", false),
+            (8, "c1", "e1", false),
+            (8, "b1", "c1", false),
+        ] {
+            let (ka, kb) = (king_bucket_layout(n, sq(a)), king_bucket_layout(n, sq(b)));
+            assert_eq!(ka == kb, same, "{n} buckets: {a} {b}");
+        }
     }
 
     /// A file of fewer king buckets (a coarser layout) is read so that each position's
