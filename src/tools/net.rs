@@ -31,8 +31,8 @@ pub struct Args {
 }
 
 /// What `lazuli net FILE` prints; `file_inputs` and `file_buckets` are the inputs and output
-/// buckets in the file (a file of one king or output bucket is read into every bucket of this
-/// build).
+/// buckets in the file (a file of fewer king buckets, or of one output bucket, is read into
+/// this build's buckets).
 pub fn describe(net: &Network, file_inputs: usize, file_buckets: usize) -> String {
     let start = net.evaluate(&Board::startpos());
     let buckets = if nnue::OUTPUT_BUCKETS == 1 {
