@@ -9,6 +9,10 @@ concurrency above 1 the games are written as they finish, so neighbours are ofte
 Prints games, W/D/L for NAME, the pentanomial, the Elo estimate with its 95% interval and the
 LLR (the model of scripts/sprt.py). Rounds with one game (a match stopped mid-pair) count in
 W/D/L, not in the pentanomial.
+
+--prior W,D,L,P0,P1,P2,P3,P4 adds games whose PGNs are gone (a machine handed over wiped) but
+whose counts were written down, e.g. in nets/README.md: their W/D/L and pentanomial are summed
+with the files' games.
 """
 import argparse
 import os
@@ -40,9 +44,19 @@ def main():
     ap.add_argument("pgns", nargs="+")
     ap.add_argument("--elo0", type=float, default=0.0)
     ap.add_argument("--elo1", type=float, default=10.0)
+    ap.add_argument("--prior", default=None, help="W,D,L,P0,P1,P2,P3,P4 of earlier games")
     a = ap.parse_args()
     penta = [0] * 5
     points = []
+    if a.prior:
+        try:
+            prior = [int(x) for x in a.prior.split(",")]
+        except ValueError:
+            prior = []
+        if len(prior) != 8 or min(prior) < 0:
+            sys.exit("--prior wants 8 non-negative integers: W,D,L,P0,P1,P2,P3,P4")
+        points += [1.0] * prior[0] + [0.5] * prior[1] + [0.0] * prior[2]
+        penta = prior[3:]
     for path in a.pgns:
         with open(path, encoding="utf-8", errors="replace") as f:
             for rs in rounds(f.read(), a.name).values():
