@@ -107,14 +107,20 @@ def current_model():
 
 def main():
     args = sys.argv[1:]
+    if not args or "-h" in args or "--help" in args:
+        print(__doc__)
+        sys.exit(0 if args else 2)
     mult = 1.0
     if "--score-mult" in args:
         i = args.index("--score-mult")
-        mult = float(args[i + 1])
+        try:
+            mult = float(args[i + 1])
+        except (IndexError, ValueError):
+            sys.exit("--score-mult wants a number, e.g. --score-mult 1.19")
         del args[i:i + 2]
-    if not args:
-        print(__doc__)
-        sys.exit(2)
+    missing = [a for a in args if not os.path.isfile(a)]
+    if missing:
+        sys.exit(f"no such file: {', '.join(missing)}")
     v, m, r = read(args)
     v = v * mult
     if len(v) < 1000:

@@ -488,7 +488,7 @@ impl Default for Accumulator {
 /// engine reports and the `include_bytes!` path come from it.
 macro_rules! default_net_file {
     () => {
-        "nn-28d0dfdc4b0e.nnue"
+        "nn-b215b99fa6c1.nnue"
     };
 }
 
