@@ -36,11 +36,25 @@ def open_engine(path, threads, hash_mib, extra=""):
     return eng
 
 
+def move_note(info, spent):
+    """`+0.35/12 0.412s` (the mover's view; `#5` for mates), or just the time without a score."""
+    score, depth = info.get("score"), info.get("depth")
+    if score is None:
+        return f"{spent:.3f}s"
+    pov = score.relative
+    if pov.is_mate():
+        text = f"{'+' if pov.mate() > 0 else '-'}M{abs(pov.mate())}"
+    else:
+        text = f"{pov.score() / 100:+.2f}"
+    return f"{text}/{depth or 0} {spent:.3f}s"
+
+
 def play_game(engines, names, fen, base, inc, game_no, nodes=0, event="Lazuli self-play"):
     """One game with real clocks (or `nodes` per move, no clocks); returns (result, reason, pgn)."""
     board = chess.Board(fen)
     clocks = {chess.WHITE: base, chess.BLACK: base}
     result, reason = None, None
+    notes = []  # per ply: "score/depth seconds", as tournament managers annotate
     while result is None:
         if board.is_game_over(claim_draw=True):
             outcome = board.outcome(claim_draw=True)
@@ -56,13 +70,16 @@ def play_game(engines, names, fen, base, inc, game_no, nodes=0, event="Lazuli se
         t0 = time.monotonic()
         try:
             # `game` makes python-chess send ucinewgame when a new game starts.
-            res = engines[side].play(board, limit, game=game_no)
+            res = engines[side].play(board, limit, game=game_no,
+                                     info=chess.engine.INFO_SCORE | chess.engine.INFO_BASIC)
         except (chess.engine.EngineError, chess.engine.EngineTerminatedError) as e:
             result = "0-1" if side == chess.WHITE else "1-0"
             reason = f"crash or protocol error by {names[side]}: {e}"
             break
+        spent = time.monotonic() - t0
+        notes.append(move_note(res.info, spent))
         if not nodes:
-            clocks[side] -= time.monotonic() - t0
+            clocks[side] -= spent
             if clocks[side] < 0:
                 result = "0-1" if side == chess.WHITE else "1-0"
                 reason = f"time forfeit by {names[side]} ({-clocks[side]*1000:.0f} ms over)"
@@ -74,6 +91,10 @@ def play_game(engines, names, fen, base, inc, game_no, nodes=0, event="Lazuli se
             break
         board.push(res.move)
     game = chess.pgn.Game.from_board(board)
+    node = game
+    for note in notes[:len(board.move_stack)]:
+        node = node.next()
+        node.comment = note
     game.headers["Event"] = event
     game.headers["Round"] = str(game_no)
     game.headers["White"] = names[chess.WHITE]
