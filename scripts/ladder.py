@@ -8,7 +8,8 @@ results by maximum likelihood under the logistic Elo model, given the opponents'
 
   scripts/ladder.py [--engine target/release/lazuli] [--tc 10+0.1] [--games 20]
                     [--concurrency 2] [--opponents sf1350,sf2000,glaurung,toga2]
-                    [--pgn ladder.pgn]
+                    [--pgn ladder.pgn] [--options Name=value,...]
+                    [--baseline OTHER_BUILD [--baseline-options Name=value,...]]
 
 Opponents (Debian packages `stockfish glaurung toga2`):
   sfNNNN    Stockfish 15.1 with UCI_LimitStrength and UCI_Elo=NNNN (1350..2850; the level is
@@ -18,6 +19,13 @@ Opponents (Debian packages `stockfish glaurung toga2`):
 Every engine runs with Threads=1 (`--threads`), Hash=16 (`--hash`) and its own book off.
 Each opponent's result is printed as W/D/L, score, and the Elo difference +- 95%; the last
 line is the fitted rating with its 95% interval (from the Fisher information).
+
+With `--baseline`, a second Lazuli (another build, or the same one with other options such as
+`EvalFile=...`) plays every opening pair too, against the same opponent instance, right after
+the first: the two are compared pair by pair, which takes out the openings' share of the noise.
+The report then adds each one's score and the paired difference (points per game and Elo, 95%).
+This is how a candidate is checked against the default on a foreign opponent, since self-play
+gains have not always shown there.
 """
 import argparse
 import math
@@ -44,6 +52,31 @@ def opponent_spec(name, args):
     if name == "toga2":
         return "/usr/games/toga2", {}, args.toga_elo
     raise SystemExit(f"unknown opponent {name!r}")
+
+
+def parse_options(text):
+    """`Name=value,Name=value` as a dict (values as strings, as UCI sends them)."""
+    opts = {}
+    for kv in filter(None, (t.strip() for t in text.split(","))):
+        k, sep, v = kv.partition("=")
+        if not sep or not k.strip():
+            raise SystemExit(f"bad option {kv!r}: expected Name=value")
+        opts[k.strip()] = v.strip()
+    return opts
+
+
+def paired_difference(a_pairs, b_pairs):
+    """Mean per-game score difference of A over B from per-opening-pair points (0..2 each),
+    its 95% half-width, and the same as an Elo difference at the two's mean score."""
+    diffs = [(a - b) / 2 for a, b in zip(a_pairs, b_pairs)]
+    n = len(diffs)
+    m = sum(diffs) / n
+    v = sum((d - m) ** 2 for d in diffs) / max(n - 1, 1)
+    half = 1.96 * math.sqrt(v / n)
+    sa, sb = sum(a_pairs) / (2 * n), sum(b_pairs) / (2 * n)
+    mid = min(max((sa + sb) / 2, 0.02), 0.98)
+    slope = 400 / (math.log(10) * mid * (1 - mid))  # d Elo / d score at the mean score
+    return m, half, elo_diff(sa) - elo_diff(sb), half * slope
 
 
 def open_engine(path, options, threads, hash_mib):
@@ -105,7 +138,15 @@ def main():
                                                    "../../shared/books/8mvs_+90_+99.epd"))
     ap.add_argument("--pgn", default=None)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--options", default="", help="Lazuli's extra options: Name=value,...")
+    ap.add_argument("--baseline", default=None,
+                    help="a second Lazuli that plays the same opening pairs, for a paired comparison")
+    ap.add_argument("--baseline-options", default="", help="the baseline's options: Name=value,...")
     args = ap.parse_args()
+    my_opts = parse_options(args.options)
+    base_opts = parse_options(args.baseline_options)
+    if args.baseline_options and not args.baseline:
+        raise SystemExit("--baseline-options needs --baseline")
 
     base, inc = parse_tc(args.tc)
     with open(args.book) as f:
@@ -116,13 +157,20 @@ def main():
     jobs = [(n, pair) for n in names for pair in range(args.games // 2)]
     lock = threading.Lock()
     points = {n: [] for n in names}
+    # With a baseline: per opponent, {pair: [Lazuli's pair points, the baseline's]}.
+    paired = {n: {} for n in names}
+    base_points = {n: [] for n in names}
     bad = [0]
     pgn = open(args.pgn, "w") if args.pgn else None
     game_no = [0]
 
     def worker(wid):
         engines = {}
-        me = open_engine(args.engine, {}, args.threads, args.hash)
+        me = open_engine(args.engine, my_opts, args.threads, args.hash)
+        players = [("Lazuli", me, points)]
+        if args.baseline:
+            players.append(("Baseline", open_engine(args.baseline, base_opts, args.threads,
+                                                    args.hash), base_points))
         try:
             while True:
                 with lock:
@@ -134,28 +182,37 @@ def main():
                     engines[name] = open_engine(path, opts, args.threads, args.hash)
                 opp = engines[name]
                 fen = book[pair % len(book)]
-                for lazuli_white in (True, False):
-                    eng = {chess.WHITE: me, chess.BLACK: opp} if lazuli_white else {chess.WHITE: opp, chess.BLACK: me}
-                    who = {chess.WHITE: "Lazuli" if lazuli_white else name,
-                           chess.BLACK: name if lazuli_white else "Lazuli"}
+                pair_points = []
+                for label, lz, table in players:
+                    got = 0.0
+                    for lazuli_white in (True, False):
+                        eng = {chess.WHITE: lz, chess.BLACK: opp} if lazuli_white else {chess.WHITE: opp, chess.BLACK: lz}
+                        who = {chess.WHITE: label if lazuli_white else name,
+                               chess.BLACK: name if lazuli_white else label}
+                        with lock:
+                            game_no[0] += 1
+                            g = game_no[0]
+                        result, reason, game = play_game(eng, who, fen, base, inc, g, event="Lazuli ladder")
+                        p = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+                        if not lazuli_white:
+                            p = 1 - p
+                        got += p
+                        with lock:
+                            table[name].append(p)
+                            if any(x in reason for x in ("forfeit", "illegal", "crash")):
+                                bad[0] += 1
+                                print(f"game {g} ({label}) vs {name}: {reason}", flush=True)
+                            if pgn:
+                                print(game, file=pgn, end="\n\n", flush=True)
+                            pts = table[name]
+                            print(f"{label} vs {name}: {len(pts)} games, score {sum(pts):.1f}", flush=True)
+                    pair_points.append(got)
+                if args.baseline:
                     with lock:
-                        game_no[0] += 1
-                        g = game_no[0]
-                    result, reason, game = play_game(eng, who, fen, base, inc, g, event="Lazuli ladder")
-                    p = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-                    if not lazuli_white:
-                        p = 1 - p
-                    with lock:
-                        points[name].append(p)
-                        if any(x in reason for x in ("forfeit", "illegal", "crash")):
-                            bad[0] += 1
-                            print(f"game {g} vs {name}: {reason}", flush=True)
-                        if pgn:
-                            print(game, file=pgn, end="\n\n", flush=True)
-                        pts = points[name]
-                        print(f"{name}: {len(pts)} games, score {sum(pts):.1f}", flush=True)
+                        paired[name][pair] = pair_points
         finally:
-            me.quit()
+            for _, lz, _ in players:
+                lz.quit()
             for e in engines.values():
                 e.quit()
 
@@ -178,6 +235,22 @@ def main():
               f"Elo diff {diff:+.0f} +- {err:.0f}  -> {rating + diff:.0f}")
     r, err = fit_rating(results)
     print(f"Lazuli rating (maximum likelihood over all games): {r:.0f} +- {err:.0f}")
+    if args.baseline:
+        print("Baseline (same openings, same opponents):")
+        for n in names:
+            pts = base_points[n]
+            if not pts:
+                continue
+            w, d, l = pts.count(1.0), pts.count(0.5), pts.count(0.0)
+            diff, err = score_interval(pts)
+            print(f"  {n:10s}: W {w} D {d} L {l}  score {sum(pts) / len(pts):.3f}  "
+                  f"Elo diff {diff:+.0f} +- {err:.0f}")
+            pairs = sorted(paired[n])
+            if len(pairs) >= 2:
+                m, half, elo, elo_half = paired_difference([paired[n][k][0] for k in pairs],
+                                                           [paired[n][k][1] for k in pairs])
+                print(f"  Lazuli - baseline vs {n}: {m:+.3f} +- {half:.3f} points per game, "
+                      f"{elo:+.0f} +- {elo_half:.0f} Elo ({len(pairs)} opening pairs)")
     print(f"time forfeits / illegal moves / crashes: {bad[0]}")
 
 
