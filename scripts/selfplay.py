@@ -37,7 +37,7 @@ def open_engine(path, threads, hash_mib, extra=""):
 
 
 def move_note(info, spent):
-    """`+0.35/12 0.412s` (the mover's view; `#5` for mates), or just the time without a score."""
+    """`+0.35/12 0.412s` (the mover's view; `+M5` / `-M5` for mates), or the time alone without a score."""
     score, depth = info.get("score"), info.get("depth")
     if score is None:
         return f"{spent:.3f}s"
