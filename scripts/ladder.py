@@ -105,6 +105,14 @@ def score_interval(points):
     return elo_diff(m), (elo_diff(min(m + half, 0.999)) - elo_diff(max(m - half, 0.001))) / 2
 
 
+def result_line(name, pts, rating):
+    """One opponent's line: W/D/L, score, Elo difference +- 95%, and the implied rating."""
+    w, d, l = pts.count(1.0), pts.count(0.5), pts.count(0.0)
+    diff, err = score_interval(pts)
+    return (f"  {name:10s} ({rating:.0f}): W {w} D {d} L {l}  score {sum(pts) / len(pts):.3f}  "
+            f"Elo diff {diff:+.0f} +- {err:.0f}  -> {rating + diff:.0f}")
+
+
 def fit_rating(results):
     """Maximum-likelihood rating from [(opponent rating, points)], with a 95% half-width."""
     def expected(r, ro):
@@ -227,12 +235,8 @@ def main():
         pts = points[n]
         if not pts:
             continue
-        w, d, l = pts.count(1.0), pts.count(0.5), pts.count(0.0)
-        diff, err = score_interval(pts)
-        rating = specs[n][2]
-        results += [(rating, p) for p in pts]
-        print(f"  {n:10s} ({rating:.0f}): W {w} D {d} L {l}  score {sum(pts) / len(pts):.3f}  "
-              f"Elo diff {diff:+.0f} +- {err:.0f}  -> {rating + diff:.0f}")
+        results += [(specs[n][2], p) for p in pts]
+        print(result_line(n, pts, specs[n][2]))
     r, err = fit_rating(results)
     print(f"Lazuli rating (maximum likelihood over all games): {r:.0f} +- {err:.0f}")
     if args.baseline:
@@ -241,10 +245,7 @@ def main():
             pts = base_points[n]
             if not pts:
                 continue
-            w, d, l = pts.count(1.0), pts.count(0.5), pts.count(0.0)
-            diff, err = score_interval(pts)
-            print(f"  {n:10s}: W {w} D {d} L {l}  score {sum(pts) / len(pts):.3f}  "
-                  f"Elo diff {diff:+.0f} +- {err:.0f}")
+            print(result_line(n, pts, specs[n][2]))
             pairs = sorted(paired[n])
             if len(pairs) >= 2:
                 m, half, elo, elo_half = paired_difference([paired[n][k][0] for k in pairs],
