@@ -144,8 +144,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--hash", type=int, default=16)
     ap.add_argument("--opponent-overhead", type=int, default=50,
-                    help="Stockfish's Move Overhead in ms (its default, 10, has lost games by a few ms "
-                         "under this runner's clock; Glaurung and Toga II have no such option)")
+                    help="Stockfish's Move Overhead in ms, 0..5000 (see above)")
     ap.add_argument("--glaurung-elo", type=float, default=2600)
     ap.add_argument("--toga-elo", type=float, default=2900)
     ap.add_argument("--book", default=os.path.join(os.path.dirname(__file__),
@@ -159,6 +158,8 @@ def main():
     args = ap.parse_args()
     my_opts = parse_options(args.options)
     base_opts = parse_options(args.baseline_options)
+    if not 0 <= args.opponent_overhead <= 5000:
+        raise SystemExit("--opponent-overhead must be 0..5000 (Stockfish's range)")
     if args.baseline_options and not args.baseline:
         raise SystemExit("--baseline-options needs --baseline")
 
