@@ -708,6 +708,38 @@ fn repetition_in_the_game_history_is_a_draw() {
     assert_eq!(mv, "g1f3");
 }
 
+#[test]
+fn one_repetition_before_the_root_is_not_a_draw() {
+    let mut e = Engine::start();
+    // The same shuffle, once: Nf3 would repeat the position after it only a second time. Black,
+    // a queen up, need not repeat again, so the score must stay lost (about -270 with the
+    // default network), not 0.
+    e.send("position fen 4k3/q7/8/8/8/8/8/4K1N1 w - - 0 1 moves g1f3 a7a6 f3g1 a6a7");
+    e.send("go depth 6");
+    let (_, lines) = e.bestmove(SECS);
+    let last = last_info(&lines);
+    let cp: i32 = last
+        .split_whitespace()
+        .skip_while(|w| *w != "cp")
+        .nth(1)
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("a cp score: {last}"));
+    assert!(cp < -100, "{last}");
+}
+
+#[test]
+fn a_repetition_inside_the_search_is_a_draw() {
+    let mut e = Engine::start();
+    // Black (a queen against two rooks and four passed pawns) is lost but checks forever:
+    // Qe1+ Kh2 Qh4+ Kg1 Qe1+ repeats inside the search (no game history before the root),
+    // so the search must score the perpetual as a draw.
+    e.send("position fen 6k1/RR3ppp/2PP4/PP6/7q/8/6P1/6K1 b - - 0 1");
+    e.send("go depth 10");
+    let (_, lines) = e.bestmove(SECS);
+    let last = last_info(&lines);
+    assert!(last.contains("score cp 0 "), "{last}");
+}
+
 /// The `info string eval N cp (side to move)` value of the current position.
 fn eval_cp(e: &mut Engine) -> i32 {
     e.send("eval");

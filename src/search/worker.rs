@@ -54,6 +54,8 @@ pub struct Worker {
     null_move: [bool; MAX_PLY + 2],
     /// Repetitions are searched for only above this index of `keys` (a null move breaks them).
     rep_floor: usize,
+    /// Index of the root position in `keys` (the number of game positions before it).
+    root_index: usize,
     /// Null-move verification: no null move is tried above this ply (0: no limit).
     nmp_min_ply: usize,
     /// Late move reduction by `[depth][move number]`, both capped at 63.
@@ -85,6 +87,7 @@ impl Worker {
             reported: Move::NONE,
             null_move: [false; MAX_PLY + 2],
             rep_floor: 0,
+            root_index: 0,
             nmp_min_ply: 0,
             lmr: lmr_table(),
             pv_idx: 0,
@@ -119,6 +122,7 @@ impl Worker {
         self.reported = Move::NONE;
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
+        self.root_index = job.history.len();
         self.rep_floor = 0;
         self.nmp_min_ply = 0;
         self.null_move = [false; MAX_PLY + 2];
@@ -539,14 +543,25 @@ impl Worker {
         best
     }
 
+    /// A draw by repetition as the search scores it: the position occurred before after the
+    /// root (a line that can repeat once can repeat forever), or occurred twice before in all
+    /// (a threefold repetition, counting the game before the root). A single earlier
+    /// occurrence at or before the root is not a draw: the opponent need not repeat it again.
     fn is_repetition(&self, board: &Board) -> bool {
         let key = board.key();
         let n = self.keys.len();
         let limit = (board.halfmove_clock() as usize).min(n - self.rep_floor);
+        let mut earlier = 0;
         let mut i = 4;
         while i <= limit {
             if self.keys[n - i] == key {
-                return true;
+                if n - i > self.root_index {
+                    return true;
+                }
+                earlier += 1;
+                if earlier == 2 {
+                    return true;
+                }
             }
             i += 2;
         }
