@@ -4,8 +4,9 @@ use super::history::{Histories, PieceTo, stat_bonus};
 use super::movepick::{Picker, Stage, is_tactical};
 use super::params::*;
 use super::{INF, Job, MATE_BOUND, MAX_PLY, ThreadResult, format_score, mate_in, mated_in};
+use crate::chess::attacks::between;
 use crate::chess::movegen::{ALL, CAPTURES};
-use crate::chess::{Board, Move, PieceType, generate};
+use crate::chess::{Board, Move, PieceType, cuckoo, generate};
 use crate::eval::{Evaluator, hce, nnue};
 use crate::time::{Scaling, scaled_soft};
 use crate::tt::{Bound, DECISIVE_BOUND, TB_WIN, TtData, score_from_tt, score_to_tt};
@@ -568,6 +569,48 @@ impl Worker {
         false
     }
 
+    /// Whether the side to move can return, in one reversible move, to a position that would
+    /// then be a draw by repetition: one that occurred after the root, or one before it that
+    /// had itself occurred before. The move is found from the key difference (`cuckoo`) and
+    /// needs only an empty path. Within the tree either side's piece counts (the line
+    /// reached here can be repeated); before the root it must be ours to move.
+    fn upcoming_repetition(&self, board: &Board) -> bool {
+        let n = self.keys.len();
+        let end = (board.halfmove_clock() as usize).min(n - self.rep_floor);
+        if end < 3 {
+            return false;
+        }
+        let key = board.key();
+        let occupied = board.occupied();
+        let mut i = 3;
+        while i <= end {
+            let earlier = n - i;
+            if let Some((a, b)) = cuckoo::reversible_move(key ^ self.keys[earlier])
+                && (between(a, b) & occupied).is_empty()
+            {
+                if earlier > self.root_index {
+                    return true;
+                }
+                let from = if board.piece_on(a).is_none() { b } else { a };
+                if board.piece_on(from).color() == board.side_to_move() {
+                    // The earlier position repeated an even earlier one, within the same
+                    // stretch of reversible moves.
+                    let low = n - end;
+                    if earlier >= low + 4
+                        && (low..=earlier - 4)
+                            .rev()
+                            .step_by(2)
+                            .any(|j| self.keys[j] == self.keys[earlier])
+                    {
+                        return true;
+                    }
+                }
+            }
+            i += 2;
+        }
+        false
+    }
+
     /// Row `ply` of the PV table holds the line from the node at `ply`: its move, then the
     /// child's row.
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -624,6 +667,14 @@ impl Worker {
         let in_check = board.in_check();
         if self.is_repetition(board) || board.is_insufficient_material() {
             return 0;
+        }
+        // A move back to a repeated position is available: the side to move scores at least
+        // a draw.
+        if ply > 0 && alpha < 0 && self.upcoming_repetition(board) {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
         }
         if ply >= MAX_PLY - 1 {
             return if in_check {
@@ -1058,6 +1109,12 @@ impl Worker {
         if board.is_insufficient_material() {
             return 0;
         }
+        if alpha < 0 && self.upcoming_repetition(board) {
+            alpha = 0;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         if ply >= MAX_PLY - 1 {
             return if in_check {
                 0
@@ -1220,4 +1277,62 @@ fn tt_cutoff(d: &TtData, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
         Bound::None => false,
     };
     usable.then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A worker whose key list holds the positions of `moves` from the start position before
+    /// the last one, with the root `root_index` positions in; returns it with the last board.
+    fn after(moves: &str, root_index: usize) -> (Worker, Board) {
+        let mut worker = Worker::new(0);
+        let mut board = Board::startpos();
+        for text in moves.split_whitespace() {
+            let mv = board.parse_uci_move(text).expect("legal test move");
+            worker.keys.push(board.key());
+            board = board.make_move(mv);
+        }
+        worker.root_index = root_index;
+        (worker, board)
+    }
+
+    #[test]
+    fn a_move_back_into_the_tree_is_an_upcoming_repetition() {
+        // Black's Ng8 would return to the position after 1. e4 e5.
+        let line = "e2e4 e7e5 g1f3 g8f6 f3g1";
+        let (worker, board) = after(line, 1);
+        assert!(worker.upcoming_repetition(&board));
+        // With that position before the root and seen only once, it is no draw yet.
+        let (worker, board) = after(line, 5);
+        assert!(!worker.upcoming_repetition(&board));
+        // Seen twice before the root: returning makes a three-fold.
+        let (worker, board) = after("e2e4 e7e5 g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1", 9);
+        assert!(worker.upcoming_repetition(&board));
+    }
+
+    #[test]
+    fn the_way_back_must_be_free() {
+        let fen = |f: &str| Board::from_fen(f, false).expect("valid test FEN");
+        // Three plies ago the white rook stood on a3; Black is to move now, in the tree.
+        let check = |pawn: &str| {
+            let now = fen(&format!("4k3/8/8/8/8/8/{pawn}/R3K3 b - - 10 30"));
+            let before = fen(&format!("4k3/8/8/8/8/R7/{pawn}/4K3 w - - 7 29"));
+            let mut worker = Worker::new(0);
+            worker.keys = vec![1, before.key(), 2, 3];
+            worker.upcoming_repetition(&now)
+        };
+        assert!(check("1P6"), "a2 empty: Ra1-a3 is possible");
+        assert!(!check("P7"), "a2 occupied: the rook cannot pass");
+    }
+
+    #[test]
+    fn an_irreversible_move_ends_the_search_for_cycles() {
+        // Ng8 would restore the start position's pieces, but e7-e5 was played since.
+        let (worker, board) = after("g1f3 g8f6 f3g1 e7e5 b1c3", 0);
+        assert!(!worker.upcoming_repetition(&board));
+        let (worker, board) = after("g1f3 g8f6 f3g1", 0);
+        // The start position is the root itself, not after it: no draw yet.
+        assert!(!worker.upcoming_repetition(&board));
+    }
 }
