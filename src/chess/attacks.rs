@@ -289,7 +289,8 @@ const fn step_table(steps: &[(i8, i8)]) -> [u64; 64] {
     table
 }
 
-static KNIGHT: [u64; 64] = step_table(&[
+/// Knight attacks by square, as a constant (also read at compile time by the cuckoo table).
+pub(crate) const KNIGHT_TABLE: [u64; 64] = step_table(&[
     (1, 2),
     (2, 1),
     (2, -1),
@@ -299,7 +300,8 @@ static KNIGHT: [u64; 64] = step_table(&[
     (-2, 1),
     (-1, 2),
 ]);
-static KING: [u64; 64] = step_table(&[
+/// King attacks by square, as a constant (also read at compile time by the cuckoo table).
+pub(crate) const KING_TABLE: [u64; 64] = step_table(&[
     (1, 0),
     (1, 1),
     (0, 1),
@@ -309,6 +311,8 @@ static KING: [u64; 64] = step_table(&[
     (0, -1),
     (1, -1),
 ]);
+static KNIGHT: [u64; 64] = KNIGHT_TABLE;
+static KING: [u64; 64] = KING_TABLE;
 static PAWN: [[u64; 64]; 2] = [
     step_table(&[(-1, 1), (1, 1)]),
     step_table(&[(-1, -1), (1, -1)]),
