@@ -488,7 +488,7 @@ impl Default for Accumulator {
 /// engine reports and the `include_bytes!` path come from it.
 macro_rules! default_net_file {
     () => {
-        "nn-b215b99fa6c1.nnue"
+        "nn-5baf23d4f6bc.nnue"
     };
 }
 
