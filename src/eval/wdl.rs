@@ -4,32 +4,27 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 23's own moves (`nn-4b9c202a05a1`, the default network on
-//! 2026-11-27 until candidate 26, output scale 281) in its 369 SPRT games against candidate 20
-//! at 8+0.08, Threads=1: 20,630 positions with ply >= 16 and a centipawn score (`scripts/pgn_scores.py`
-//! makes the data). Out of sample (each half of the games fitted, scored on the other) its mean
-//! log-loss is 0.4491 / 0.5374 against 0.4488 / 0.5661 for the model it replaced, which had
-//! been fitted the same way to candidate 18's 1,074 SPRT games (63,553 positions; candidate 20
-//! kept it, its own games scoring no better refitted). Games at a real time control convert an
-//! advantage more surely than 5k-node self-play: at the middlegame's material (x = 1) a win is
-//! as likely as not at 102 cp (93 in the self-play model). With little material left the new
-//! fit needs less for a win than the old one (204 cp at 17 against 281), from few endgame
-//! positions: refit with more games when the default evaluation changes, since the model maps
-//! that evaluation's scale. Checked for candidate 26 (`nn-28d0dfdc4b0e`, its scale matched to
-//! candidate 23's): refitted to its moves in its 368 SPRT games (21,551 positions), out of
-//! sample 0.47209 / 0.48111 against 0.47837 / 0.47775 for these coefficients, better on one
-//! half and worse on the other, so these stay. Checked again for candidate 28
-//! (`nn-b215b99fa6c1`, scale 282): on its moves in 291 of its SPRT games (17,437 positions)
-//! these coefficients score 0.44401 / 0.42205 against 0.45949 / 0.44222 for a refit, better on
-//! both halves, so they stay.
+//! likelihood to candidate 30's own moves (`nn-5baf23d4f6bc`, the default network since
+//! 2026-11-29, output scale 282) in 676 games against the `corrnp` search branch at 8+0.08,
+//! Threads=1 (fastchess `-srand 7401`-`7403`): 39,477 positions with ply >= 16 and a
+//! centipawn score (`scripts/pgn_scores.py main runs/corrnp/*.pgn` makes the data). Out of
+//! sample (each half of the games fitted, scored on the other) the mean log-loss is 0.41445 /
+//! 0.41374 against 0.44329 / 0.44099 for the model it replaced (fitted the same way to
+//! candidate 23's 369 SPRT games, and kept through candidates 26 and 28, whose own games
+//! scored it no worse than a refit). At the middlegame's material (x = 1) a win is as likely
+//! as not at 123 cp (102 in the old model); with little material left at 280 cp (204), and
+//! with all the pieces on at 68 cp: candidate 30 converts a middlegame edge less surely than
+//! the model said, which over-reported wins at +100..+300. Refit with the games of each new
+//! default evaluation (`scripts/fit_wdl.py` prints both fits' scores), since the model maps
+//! that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
 
 /// `a(x)`: the score at which a win is as likely as not (x^3, x^2, x, 1).
-const AS: [f64; 4] = [-222.649, 638.884, -664.068, 349.335];
+const AS: [f64; 4] = [-516.766, 1421.358, -1347.178, 565.556];
 /// `b(x)`: how quickly the win rate rises around `a(x)` (x^3, x^2, x, 1).
-const BS: [f64; 4] = [-76.902, 216.568, -163.389, 88.443];
+const BS: [f64; 4] = [-176.717, 454.969, -360.568, 139.332];
 
 /// Material for the model: P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78.
 pub fn material(board: &Board) -> i32 {
@@ -92,10 +87,10 @@ mod tests {
 
     #[test]
     fn a_small_edge_is_drawn_more_often_in_an_endgame() {
-        // Fitted to the games: a(x) falls as material grows (204 cp for an even win chance
-        // at 17, 102 cp at 58), so +100 is mostly a draw with little material left and mostly
-        // a win in the middlegame.
-        let (end, middle) = (wdl(100, 20), wdl(100, 70));
+        // Fitted to the games: a(x) falls as material grows (280 cp for an even win chance
+        // at 17, 123 cp at 58, 102 at 70), so +150 is mostly a draw with little material left
+        // and mostly a win in the middlegame.
+        let (end, middle) = (wdl(150, 20), wdl(150, 70));
         assert!(end.1 > 500 && middle.0 > 500, "{end:?} {middle:?}");
         assert!(middle.0 > end.0, "{end:?} {middle:?}");
     }
