@@ -826,6 +826,7 @@ impl Worker {
                 + depth / NMP_DIVISOR.get()
                 + ((eval - beta) / NMP_EVAL_DIVISOR.get()).min(NMP_EVAL_MAX);
             let child = board.make_null();
+            job.tt.prefetch(child.key());
             self.push_nnue(job, ply + 1, board, &child);
             self.keys.push(key);
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
@@ -889,6 +890,9 @@ impl Worker {
             if (quiet && skip_quiets) || mv == excluded {
                 continue;
             }
+            // Ask for the child's table entry now, before the pruning decisions below, so
+            // that the memory load overlaps them (most moves that reach here are searched).
+            job.tt.prefetch(board.key_after(mv));
             move_count += 1;
             let mut hist_score = 0;
             if quiet {
