@@ -891,7 +891,7 @@ impl Worker {
                 continue;
             }
             // Ask for the child's table entry now, before the pruning decisions below, so
-            // that the memory load overlaps them (most moves that reach here are searched).
+            // that the memory load overlaps them (a move pruned below wastes only the load).
             job.tt.prefetch(board.key_after(mv));
             move_count += 1;
             let mut hist_score = 0;
