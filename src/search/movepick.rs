@@ -59,6 +59,14 @@ impl Picker {
         }
     }
 
+    /// Empties the picker for another node. The scores are not cleared: [`Picker::score`]
+    /// writes one for every move before any is read.
+    pub fn reset(&mut self) {
+        self.list.clear();
+        self.next = 0;
+        self.quiets_scored = false;
+    }
+
     /// Scores the moves in `list`. `killers` and the counter move may be `Move::NONE` or moves
     /// of other positions.
     pub fn score(
@@ -181,6 +189,16 @@ mod tests {
     use crate::chess::movegen::ALL;
 
     fn picked(fen: &str, tt: &str, killers: [&str; 2], hist: &Histories) -> Vec<(String, Stage)> {
+        picked_with(&mut Picker::new(), fen, tt, killers, hist)
+    }
+
+    fn picked_with(
+        p: &mut Picker,
+        fen: &str,
+        tt: &str,
+        killers: [&str; 2],
+        hist: &Histories,
+    ) -> Vec<(String, Stage)> {
         let b = Board::from_fen(fen, false).expect("test FEN");
         let mv = |s: &str| {
             if s.is_empty() {
@@ -189,7 +207,6 @@ mod tests {
                 b.parse_uci_move(s).expect("test move")
             }
         };
-        let mut p = Picker::new();
         generate::<ALL>(&b, &mut p.list);
         let n = p.list.len();
         p.score(
@@ -231,6 +248,35 @@ mod tests {
             stages.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])),
             "{stages:?}"
         );
+    }
+
+    #[test]
+    fn a_reused_picker_hands_out_what_a_new_one_does() {
+        // The search reuses pickers without clearing their scores; a picker left half-used on
+        // a position with many moves (quiets scored, some dropped) must not leak into the next.
+        let kiwi = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let kb = Board::from_fen(kiwi, false).expect("test FEN");
+        let mut hist = Histories::new();
+        let mv = |s: &str| kb.parse_uci_move(s).expect("move");
+        let bad = [mv("e1d1"), mv("h1f1"), mv("a1b1")];
+        hist.update_quiets(&kb, mv("a2a3"), &bad, [PieceTo::NONE; 2], 2000);
+        let mut p = Picker::new();
+        generate::<ALL>(&kb, &mut p.list);
+        p.score(&kb, Move::NONE, [Move::NONE; 2], [PieceTo::NONE; 2], &hist);
+        for _ in 0..12 {
+            p.next(&kb, &hist).expect("KiwiPete has 48 moves");
+        }
+        p.skip_quiets(&kb);
+        let fens = [
+            ("4k3/p2p4/8/8/8/8/8/R2QK3 w - - 0 1", "e1f2", ["a1b1", ""]),
+            (kiwi, "e2a6", ["a2a3", "g2g3"]),
+            ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", "", ["", ""]),
+        ];
+        for (fen, tt, killers) in fens {
+            p.reset();
+            let reused = picked_with(&mut p, fen, tt, killers, &hist);
+            assert_eq!(reused, picked(fen, tt, killers, &hist), "{fen}");
+        }
     }
 
     #[test]
