@@ -36,8 +36,8 @@ pub fn allocate(clock: &Clock, overhead: u64, ply: u32) -> Option<TimeLimits> {
     let inc = clock.inc;
     let moves_left = match clock.movestogo {
         Some(m) => m.clamp(1, 60) as u64,
-        // Sudden death: assume a game of about 60 moves, never fewer than 20 still to play.
-        None => (60u64.saturating_sub(ply as u64 / 2)).max(20),
+        // Sudden death: assume a game of about 50 moves, never fewer than 20 still to play.
+        None => (50u64.saturating_sub(ply as u64 / 2)).max(20),
     };
     // The increment is spent (three quarters of it) only while the clock holds more than ten
     // increments, and not at all below five: otherwise the clock settles where a move costs
