@@ -34,6 +34,9 @@ pub struct Worker {
     double_ext: [u8; MAX_PLY + 2],
     /// Static-eval correction by pawn structure, `[side][pawn hash]`.
     corr: Box<[[i32; CORR_SIZE]; 2]>,
+    /// Static-eval correction by each colour's non-pawn pieces: entry
+    /// `(side * 2 + colour) * CORR_SIZE + hash` (flat, so that it is built on the heap).
+    corr_np: Box<[i32]>,
     /// `moved[ply]`: the piece and target of the move made at `ply` (continuation history).
     moved: [PieceTo; MAX_PLY + 2],
     killers: [[Move; 2]; MAX_PLY + 2],
@@ -80,6 +83,7 @@ impl Worker {
             excluded: [Move::NONE; MAX_PLY + 2],
             double_ext: [0; MAX_PLY + 2],
             corr: Box::new([[0; CORR_SIZE]; 2]),
+            corr_np: vec![0; 4 * CORR_SIZE].into_boxed_slice(),
             moved: [PieceTo::NONE; MAX_PLY + 2],
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -117,6 +121,7 @@ impl Worker {
     pub fn clear_history(&mut self) {
         self.hist.clear();
         *self.corr = [[0; CORR_SIZE]; 2];
+        self.corr_np.fill(0);
         self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
     }
 
@@ -776,10 +781,15 @@ impl Worker {
                 _ => self.static_eval(job, board, ply),
             }
         };
+        let corr_idx = if in_check {
+            CorrIndex::default()
+        } else {
+            corr_index(board)
+        };
         let static_eval = if in_check {
             -INF
         } else {
-            self.corrected(board, raw_eval)
+            self.corrected(board, &corr_idx, raw_eval)
         };
         self.evals[ply] = static_eval;
         // Improving: better than two plies ago (our previous move).
@@ -1106,7 +1116,7 @@ impl Worker {
             && informative
             && best.abs() < DECISIVE_BOUND
         {
-            self.update_correction(board, depth, best - static_eval);
+            self.update_correction(board, &corr_idx, depth, best - static_eval);
         }
         job.tt.store(
             key,
@@ -1163,7 +1173,7 @@ impl Worker {
                 Some(d) if d.eval as i32 > -INF => d.eval as i32,
                 _ => self.static_eval(job, board, ply),
             };
-            let stand_pat = self.corrected(board, static_eval);
+            let stand_pat = self.corrected(board, &corr_index(board), static_eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1236,18 +1246,28 @@ impl Worker {
         best
     }
 
-    /// The static eval corrected by what searches of positions with these pawns found.
+    /// The static eval corrected by what searches of positions with these pawns, and with
+    /// each side's non-pawn pieces where they are, found: the pawn table weighs 2, each
+    /// non-pawn table 1, over 3.
     #[inline]
-    fn corrected(&self, board: &Board, raw: i32) -> i32 {
-        let c = self.corr[board.side_to_move().index()][pawn_index(board)];
-        (raw + c / CORR_GRAIN).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
+    fn corrected(&self, board: &Board, ix: &CorrIndex, raw: i32) -> i32 {
+        let stm = board.side_to_move().index();
+        let np = &self.corr_np;
+        let c = 2 * self.corr[stm][ix.pawn]
+            + np[(stm * 2) * CORR_SIZE + ix.np[0]]
+            + np[(stm * 2 + 1) * CORR_SIZE + ix.np[1]];
+        (raw + c / (3 * CORR_GRAIN)).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
     }
 
-    fn update_correction(&mut self, board: &Board, depth: i32, diff: i32) {
-        let e = &mut self.corr[board.side_to_move().index()][pawn_index(board)];
+    fn update_correction(&mut self, board: &Board, ix: &CorrIndex, depth: i32, diff: i32) {
+        let stm = board.side_to_move().index();
         let w = (depth + 1).min(16);
         let target = (diff * CORR_GRAIN).clamp(-CORR_MAX * CORR_GRAIN, CORR_MAX * CORR_GRAIN);
-        *e = (*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE;
+        let blend =
+            |e: &mut i32| *e = (*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE;
+        blend(&mut self.corr[stm][ix.pawn]);
+        blend(&mut self.corr_np[(stm * 2) * CORR_SIZE + ix.np[0]]);
+        blend(&mut self.corr_np[(stm * 2 + 1) * CORR_SIZE + ix.np[1]]);
     }
 
     /// The moves made one and two plies before the node at `ply`.
@@ -1267,6 +1287,38 @@ impl Worker {
         ]
     }
 }
+/// A node's entries in the correction tables, computed once per node.
+#[derive(Clone, Copy, Default)]
+struct CorrIndex {
+    /// Both colours' pawns.
+    pawn: usize,
+    /// Each colour's knights, bishops, rooks, queens and king, by colour.
+    np: [usize; 2],
+}
+
+#[inline]
+fn corr_index(board: &Board) -> CorrIndex {
+    CorrIndex {
+        pawn: pawn_index(board),
+        np: [
+            non_pawn_index(board, crate::chess::Color::White),
+            non_pawn_index(board, crate::chess::Color::Black),
+        ],
+    }
+}
+
+/// Index of one colour's non-pawn pieces (by type and square) in a correction table.
+#[inline]
+fn non_pawn_index(board: &Board, c: crate::chess::Color) -> usize {
+    let bb = |pt| board.pieces_of(c, pt).0;
+    let h = bb(PieceType::Knight).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ bb(PieceType::Bishop).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        ^ bb(PieceType::Rook).wrapping_mul(0xA076_1D64_78BD_642F)
+        ^ bb(PieceType::Queen).wrapping_mul(0xE703_7ED1_A0B4_28DB)
+        ^ bb(PieceType::King).wrapping_mul(0x8EBC_6AF0_9C88_C6E3);
+    (h >> 50) as usize % CORR_SIZE
+}
+
 /// Index of the pawn structure (both colours) in the correction table.
 #[inline]
 fn pawn_index(board: &Board) -> usize {
@@ -1361,5 +1413,31 @@ mod tests {
         let (worker, board) = after("g1f3 g8f6 f3g1", 0);
         // The start position is the root itself, not after it: no draw yet.
         assert!(!worker.upcoming_repetition(&board));
+    }
+
+    #[test]
+    fn corrections_follow_search_results_by_pawns_and_by_pieces() {
+        let fen = |f: &str| Board::from_fen(f, false).expect("valid test FEN");
+        let a = fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        // The same pawns and black pieces; White's knight on c3 instead of f3.
+        let b = fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/2N5/PPPP1PPP/R1BQKB1R w KQkq - 2 3");
+        let (ia, ib) = (corr_index(&a), corr_index(&b));
+        assert_eq!(ia.pawn, ib.pawn);
+        assert_eq!(ia.np[1], ib.np[1]);
+        assert_ne!(ia.np[0], ib.np[0]);
+        let mut worker = Worker::new(0);
+        assert_eq!(worker.corrected(&a, &ia, 10), 10);
+        for _ in 0..200 {
+            worker.update_correction(&a, &ia, 15, 40);
+        }
+        // All three tables learnt +40 (to within the blend's rounding): `a` gets (2 + 1 + 1)
+        // / 3 of it ...
+        let ca = worker.corrected(&a, &ia, 10);
+        assert!((60..=63).contains(&ca), "{ca}");
+        // ... and `b` only what the tables it shares give: (2 + 1) / 3.
+        let cb = worker.corrected(&b, &ib, 10);
+        assert!((47..=50).contains(&cb), "{cb}");
+        worker.clear_history();
+        assert_eq!(worker.corrected(&a, &ia, 10), 10);
     }
 }
