@@ -98,6 +98,8 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 /// `LMR_MIN_DEPTH` on.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
+/// Extra late-move reduction of the later moves at an expected cut node (see `negamax`).
+pub const LMR_CUT_NODE: i32 = 2;
 /// Singular extensions: from depth `SE_MIN_DEPTH`, when the TT move has a lower bound at
 /// depth >= depth - `SE_TT_DEPTH_MARGIN`, the other moves are searched against
 /// `tt_score - SE_MARGIN * depth` at half depth; if all fail, the TT move is extended (twice

@@ -533,11 +533,11 @@ impl Worker {
             let before = self.nodes;
             self.keys.push(root_key);
             let score = if i == self.pv_idx {
-                -self.negamax(job, &child, depth - 1, -beta, -alpha, 1, true)
+                -self.negamax(job, &child, depth - 1, -beta, -alpha, 1, true, false)
             } else {
-                let s = -self.negamax(job, &child, depth - 1, -alpha - 1, -alpha, 1, false);
+                let s = -self.negamax(job, &child, depth - 1, -alpha - 1, -alpha, 1, false, true);
                 if s > alpha && s < beta && !self.stopped {
-                    -self.negamax(job, &child, depth - 1, -beta, -alpha, 1, true)
+                    -self.negamax(job, &child, depth - 1, -beta, -alpha, 1, true, false)
                 } else {
                     s
                 }
@@ -670,6 +670,10 @@ impl Worker {
         None
     }
 
+    /// Alpha-beta search of `board` at `ply`. `cut_node`: a zero-window node expected to fail
+    /// high (the child of a reduced search, and alternately below it: an expected cut node's
+    /// children are expected all-nodes and theirs cut nodes again), whose later moves are
+    /// reduced more, since one of its first moves should already refute it.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -680,6 +684,7 @@ impl Worker {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
             return self.qsearch(job, board, alpha, beta, ply);
@@ -860,7 +865,16 @@ impl Worker {
             let floor = std::mem::replace(&mut self.rep_floor, self.keys.len());
             self.null_move[ply + 1] = true;
             self.moved[ply] = PieceTo::NONE;
-            let s = -self.negamax(job, &child, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+            let s = -self.negamax(
+                job,
+                &child,
+                depth - 1 - r,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+                !cut_node,
+            );
             self.null_move[ply + 1] = false;
             self.rep_floor = floor;
             self.keys.pop();
@@ -875,7 +889,7 @@ impl Worker {
                 // Verification (deep nodes only, where a zugzwang would cost the most): the
                 // same reduced depth with null moves off over the next plies.
                 self.nmp_min_ply = ply + (3 * (depth - 1 - r) / 4).max(1) as usize;
-                let v = self.negamax(job, board, depth - 1 - r, beta - 1, beta, ply, false);
+                let v = self.negamax(job, board, depth - 1 - r, beta - 1, beta, ply, false, false);
                 self.nmp_min_ply = 0;
                 if self.stopped {
                     return 0;
@@ -967,8 +981,16 @@ impl Worker {
                 if tt_score.abs() < DECISIVE_BOUND {
                     let s_beta = tt_score - SE_MARGIN.get() * depth;
                     self.excluded[ply] = mv;
-                    let v =
-                        self.negamax(job, board, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+                    let v = self.negamax(
+                        job,
+                        board,
+                        (depth - 1) / 2,
+                        s_beta - 1,
+                        s_beta,
+                        ply,
+                        false,
+                        cut_node,
+                    );
                     self.excluded[ply] = Move::NONE;
                     if self.stopped {
                         return 0;
@@ -1001,7 +1023,16 @@ impl Worker {
             let new_depth = depth - 1 + extension;
             self.keys.push(key);
             let score = if i == 0 {
-                -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.negamax(
+                    job,
+                    &child,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                )
             } else {
                 // Late move reductions: quiet moves late in the order are searched shallower
                 // first, and again at full depth only if they beat alpha.
@@ -1022,6 +1053,11 @@ impl Worker {
                     if stage == Stage::Refutation {
                         r -= 1;
                     }
+                    // Expected cut nodes: a move that is not the first to be tried here
+                    // is unlikely to matter.
+                    if cut_node {
+                        r += LMR_CUT_NODE;
+                    }
                     r -= hist_score / LMR_HISTORY_DIVISOR.get();
                     let r = r.clamp(0, (new_depth - 1).max(0));
                     if r > 0 {
@@ -1033,14 +1069,24 @@ impl Worker {
                             -alpha,
                             ply + 1,
                             false,
+                            true,
                         );
                     }
                 }
                 if s > alpha {
-                    s = -self.negamax(job, &child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.negamax(
+                        job,
+                        &child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if pv_node && s > alpha && s < beta && !self.stopped {
-                    -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true)
+                    -self.negamax(job, &child, new_depth, -beta, -alpha, ply + 1, true, false)
                 } else {
                     s
                 }
