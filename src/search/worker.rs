@@ -1298,10 +1298,8 @@ impl Worker {
     #[inline]
     fn corrected(&self, board: &Board, ix: &CorrIndex, raw: i32) -> i32 {
         let stm = board.side_to_move().index();
-        let np = &self.corr_np;
-        let c = 2 * self.corr[stm][ix.pawn]
-            + np[(stm * 2) * CORR_SIZE + ix.np[0]]
-            + np[(stm * 2 + 1) * CORR_SIZE + ix.np[1]];
+        let [w, b] = ix.np_slots(stm);
+        let c = 2 * self.corr[stm][ix.pawn] + self.corr_np[w] + self.corr_np[b];
         (raw + c / (3 * CORR_GRAIN)).clamp(-DECISIVE_BOUND + 1, DECISIVE_BOUND - 1)
     }
 
@@ -1312,8 +1310,9 @@ impl Worker {
         let blend =
             |e: &mut i32| *e = (*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE;
         blend(&mut self.corr[stm][ix.pawn]);
-        blend(&mut self.corr_np[(stm * 2) * CORR_SIZE + ix.np[0]]);
-        blend(&mut self.corr_np[(stm * 2 + 1) * CORR_SIZE + ix.np[1]]);
+        let [wi, bi] = ix.np_slots(stm);
+        blend(&mut self.corr_np[wi]);
+        blend(&mut self.corr_np[bi]);
     }
 
     /// The moves made one and two plies before the node at `ply`.
@@ -1340,6 +1339,14 @@ struct CorrIndex {
     pawn: usize,
     /// Each colour's knights, bishops, rooks, queens and king, by colour.
     np: [usize; 2],
+}
+
+impl CorrIndex {
+    /// Where White's and Black's non-pawn entries for side to move `stm` lie in `corr_np`.
+    #[inline]
+    fn np_slots(&self, stm: usize) -> [usize; 2] {
+        [0, 1].map(|c| (stm * 2 + c) * CORR_SIZE + self.np[c])
+    }
 }
 
 #[inline]
