@@ -32,6 +32,10 @@ pub struct Picker {
     /// Fill this with the legal moves before calling [`Picker::score`].
     pub list: MoveList,
     scores: [i32; 256],
+    /// Captures scored as good whose exchange has not been checked yet: SEE is computed only
+    /// when such a capture comes up to be handed out (see [`Picker::next`]), as many nodes are
+    /// cut off before most of their captures are reached.
+    see_pending: [bool; 256],
     next: usize,
     /// Quiet moves other than killers and the counter are scored only when the picker first
     /// reaches them (many nodes are cut by the TT move or a capture before that).
@@ -53,6 +57,7 @@ impl Picker {
         Picker {
             list: MoveList::new(),
             scores: [0; 256],
+            see_pending: [false; 256],
             next: 0,
             quiets_scored: false,
             prev: [PieceTo::NONE; 2],
@@ -80,6 +85,7 @@ impl Picker {
         let counter = hist.counter(prev[0]);
         self.prev = prev;
         for (i, &mv) in self.list.iter().enumerate() {
+            self.see_pending[i] = false;
             self.scores[i] = if mv == tt_move {
                 TT_MOVE
             } else if is_tactical(board, mv) {
@@ -87,10 +93,13 @@ impl Picker {
                 let queen = mv.is_promotion() && mv.promotion_piece() == PieceType::Queen;
                 let s =
                     16 * (victim + if queen { SEE_VALUE[4] } else { 0 }) + hist.capture(board, mv);
+                // A plain capture is taken as good until `next` checks its exchange; a
+                // promotion is good when it makes a queen.
                 let good = if mv.is_promotion() {
                     queen
                 } else {
-                    board.see_ge(mv, 0)
+                    self.see_pending[i] = true;
+                    true
                 };
                 if good {
                     GOOD_CAPTURE + s
@@ -118,6 +127,16 @@ impl Picker {
             return None;
         }
         let mut best = self.select(i, n);
+        // The best is a capture not yet checked: if it loses material it joins the bad
+        // captures (with the same capture score below the class) and the next best is taken.
+        // This hands out the moves in the order that checking every capture up front would.
+        while self.see_pending[best] {
+            self.see_pending[best] = false;
+            if !board.see_ge(self.list.as_slice()[best], 0) {
+                self.scores[best] += BAD_CAPTURE - GOOD_CAPTURE;
+                best = self.select(i, n);
+            }
+        }
         if self.scores[best] < KILLER && !self.quiets_scored {
             self.quiets_scored = true;
             for j in i..n {
@@ -131,6 +150,7 @@ impl Picker {
             best = self.select(i, n);
         }
         self.scores.swap(i, best);
+        self.see_pending.swap(i, best);
         let moves = self.list.as_mut_slice();
         moves.swap(i, best);
         self.next += 1;
@@ -158,6 +178,7 @@ impl Picker {
             if is_tactical(board, mv) {
                 self.list.as_mut_slice()[keep] = mv;
                 self.scores[keep] = self.scores[j];
+                self.see_pending[keep] = self.see_pending[j];
                 keep += 1;
             }
         }
@@ -166,13 +187,20 @@ impl Picker {
 
     #[inline]
     fn select(&self, from: usize, n: usize) -> usize {
-        let mut best = from;
-        for j in from + 1..n {
-            if self.scores[j] > self.scores[best] {
-                best = j;
+        // One pass over the moves not yet handed out, the first of equal scores kept. Over a
+        // slice, so that the loop carries no bounds checks (a profile of `bench` put 15% of
+        // the time in `next`, most of it in this loop).
+        let Some((&first, rest)) = self.scores[from..n].split_first() else {
+            return from;
+        };
+        let (mut best, mut best_score) = (0, first);
+        for (j, &s) in rest.iter().enumerate() {
+            if s > best_score {
+                best = j + 1;
+                best_score = s;
             }
         }
-        best
+        from + best
     }
 }
 
@@ -305,5 +333,109 @@ mod tests {
             s > 15_000 && s <= crate::search::history::HISTORY_MAX,
             "{s}"
         );
+    }
+
+    /// Captures are checked by SEE only when they come up (lazily): the order must be the one
+    /// of checking them all up front. Along random walks from tactical positions, with capture
+    /// history learnt on the way: every plain capture handed out as good keeps material by SEE
+    /// and every one handed out as bad loses it, queen promotions are good and under-promotions
+    /// bad, good captures come by falling capture score before any other class, bad ones by
+    /// falling score after every quiet move; a picker reused from node to node agrees with a
+    /// new one.
+    #[test]
+    fn captures_are_classed_by_their_exchange_when_handed_out() {
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+            "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut rand = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut hist = Histories::new();
+        let mut reused = Picker::new();
+        let (mut good_seen, mut bad_seen) = (0, 0);
+        for fen in starts {
+            let mut b = Board::from_fen(fen, false).expect("test FEN");
+            for _ in 0..60 {
+                let mut p = Picker::new();
+                generate::<ALL>(&b, &mut p.list);
+                if p.list.is_empty() {
+                    break;
+                }
+                let moves: Vec<Move> = p.list.iter().copied().collect();
+                let tt = if rand() % 3 == 0 {
+                    moves[rand() as usize % moves.len()]
+                } else {
+                    Move::NONE
+                };
+                p.score(&b, tt, [Move::NONE; 2], [PieceTo::NONE; 2], &hist);
+                reused.reset();
+                generate::<ALL>(&b, &mut reused.list);
+                reused.score(&b, tt, [Move::NONE; 2], [PieceTo::NONE; 2], &hist);
+                let mut out = Vec::new();
+                while let Some(x) = p.next(&b, &hist) {
+                    assert_eq!(reused.next(&b, &hist), Some(x), "{}", b.to_fen());
+                    out.push(x);
+                }
+                assert_eq!(out.len(), moves.len());
+                let score = |mv: Move| {
+                    let victim = captured(&b, mv).map_or(0, |p| SEE_VALUE[p.index()]);
+                    let queen = mv.is_promotion() && mv.promotion_piece() == PieceType::Queen;
+                    16 * (victim + if queen { SEE_VALUE[4] } else { 0 }) + hist.capture(&b, mv)
+                };
+                let mut last_good = i32::MAX;
+                let mut last_bad = i32::MAX;
+                let mut other_seen = false;
+                for &(mv, stage) in &out {
+                    match stage {
+                        Stage::TtMove => assert_eq!(mv, tt),
+                        Stage::GoodCapture => {
+                            assert!(is_tactical(&b, mv) && !other_seen, "{}", b.to_fen());
+                            if mv.is_promotion() {
+                                assert_eq!(mv.promotion_piece(), PieceType::Queen);
+                            } else {
+                                assert!(b.see_ge(mv, 0), "{} {}", b.to_fen(), mv.to_uci(false));
+                            }
+                            assert!(score(mv) <= last_good);
+                            last_good = score(mv);
+                            good_seen += 1;
+                        }
+                        Stage::BadCapture => {
+                            assert!(is_tactical(&b, mv));
+                            if mv.is_promotion() {
+                                assert_ne!(mv.promotion_piece(), PieceType::Queen);
+                            } else {
+                                assert!(!b.see_ge(mv, 0), "{} {}", b.to_fen(), mv.to_uci(false));
+                            }
+                            assert!(score(mv) <= last_bad);
+                            last_bad = score(mv);
+                            bad_seen += 1;
+                        }
+                        Stage::Refutation | Stage::Quiet => {
+                            assert!(!is_tactical(&b, mv) && last_bad == i32::MAX);
+                            other_seen = true;
+                        }
+                    }
+                }
+                // Learn something about captures, so that scores are not by victim alone.
+                let caps: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| is_tactical(&b, m))
+                    .collect();
+                if let Some(&c) = caps.first() {
+                    let bonus = (rand() % 4000) as i32 - 2000;
+                    hist.update_capture(&b, c, bonus);
+                }
+                b = b.make_move(moves[rand() as usize % moves.len()]);
+            }
+        }
+        assert!(good_seen > 100 && bad_seen > 20, "{good_seen} {bad_seen}");
     }
 }
