@@ -15,7 +15,7 @@ pub mod types;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
-pub use board::Board;
+pub use board::{Board, Threats};
 pub use fen::{FenError, STARTPOS, Validation};
 pub use movegen::{MoveList, generate};
 pub use notation::MoveError;

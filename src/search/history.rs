@@ -4,7 +4,7 @@
 //! `b - h * |b| / HISTORY_MAX`, so entries stay within `+-HISTORY_MAX`.
 
 use super::params::{HIST_MAX, HIST_MULT, HIST_SUB};
-use crate::chess::{Board, Move, PieceType};
+use crate::chess::{Bitboard, Board, Move, PieceType};
 
 pub const HISTORY_MAX: i32 = 16_384;
 
@@ -31,9 +31,14 @@ impl PieceTo {
 /// `PieceTo::NONE` is read (as zeros) but never written.
 type ContTable = [[i16; 12 * 64]; 12 * 64 + 1];
 
+/// One side's butterfly tables: `[from attacked][to attacked][from][to]`.
+type Butterfly = [[[[i32; 64]; 64]; 2]; 2];
+
 pub struct Histories {
-    /// `[side][from][to]`.
-    butterfly: Box<[[[i32; 64]; 64]; 2]>,
+    /// `[side][from attacked][to attacked][from][to]`: the butterfly table split by whether
+    /// the enemy attacks the move's origin and target ("threat history": moving a piece out
+    /// of an attack and into one are different moves to learn about).
+    butterfly: Box<[Butterfly; 2]>,
     /// `[moving piece][to][captured piece type]`.
     capture: Box<[[[i32; 6]; 64]; 12]>,
     /// Continuation history for the move 1 ply back (`cont[0]`) and 2 plies back (`cont[1]`).
@@ -83,7 +88,7 @@ impl Histories {
                 .unwrap_or_else(|_| unreachable!("length is fixed above"))
         };
         Histories {
-            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            butterfly: Box::new([[[[[0; 64]; 64]; 2]; 2]; 2]),
             capture: Box::new([[[0; 6]; 64]; 12]),
             cont: [zero_cont(), zero_cont()],
             counter: Box::new([Move::NONE; 12 * 64 + 1]),
@@ -94,11 +99,12 @@ impl Histories {
         *self = Histories::new();
     }
 
-    /// Ordering score of a quiet move: butterfly plus both continuation histories.
+    /// Ordering score of a quiet move: butterfly plus both continuation histories. `threats`
+    /// are the squares the side not to move attacks (`Board::attacks_by`).
     #[inline]
-    pub fn quiet(&self, board: &Board, mv: Move, prev: [PieceTo; 2]) -> i32 {
+    pub fn quiet(&self, board: &Board, mv: Move, prev: [PieceTo; 2], threats: Bitboard) -> i32 {
         let pt = PieceTo::of(board, mv).index();
-        self.butterfly[board.side_to_move().index()][mv.from().index()][mv.to().index()]
+        *self.butterfly_entry(board, mv, threats)
             + self.cont[0][prev[0].index()][pt] as i32
             + self.cont[1][prev[1].index()][pt] as i32
     }
@@ -122,21 +128,39 @@ impl Histories {
         mv: Move,
         tried: &[Move],
         prev: [PieceTo; 2],
+        threats: Bitboard,
         bonus: i32,
     ) {
-        self.update_quiet(board, mv, prev, bonus);
+        self.update_quiet(board, mv, prev, threats, bonus);
         for &q in tried {
-            self.update_quiet(board, q, prev, -bonus);
+            self.update_quiet(board, q, prev, threats, -bonus);
         }
         if prev[0] != PieceTo::NONE {
             self.counter[prev[0].index()] = mv;
         }
     }
 
-    fn update_quiet(&mut self, board: &Board, mv: Move, prev: [PieceTo; 2], bonus: i32) {
+    #[inline]
+    fn butterfly_entry(&self, board: &Board, mv: Move, threats: Bitboard) -> &i32 {
         let side = board.side_to_move().index();
+        let (from, to) = (mv.from(), mv.to());
+        &self.butterfly[side][threats.contains(from) as usize][threats.contains(to) as usize]
+            [from.index()][to.index()]
+    }
+
+    fn update_quiet(
+        &mut self,
+        board: &Board,
+        mv: Move,
+        prev: [PieceTo; 2],
+        threats: Bitboard,
+        bonus: i32,
+    ) {
+        let side = board.side_to_move().index();
+        let (from, to) = (mv.from(), mv.to());
         gravity(
-            &mut self.butterfly[side][mv.from().index()][mv.to().index()],
+            &mut self.butterfly[side][threats.contains(from) as usize]
+                [threats.contains(to) as usize][from.index()][to.index()],
             bonus,
         );
         let pt = PieceTo::of(board, mv).index();

@@ -11,7 +11,7 @@
 
 use super::history::{Histories, PieceTo, captured};
 use crate::chess::see::SEE_VALUE;
-use crate::chess::{Board, Move, MoveList, PieceType};
+use crate::chess::{Board, Move, MoveList, PieceType, Threats};
 
 const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
@@ -41,12 +41,36 @@ pub struct Picker {
     /// reaches them (many nodes are cut by the TT move or a capture before that).
     quiets_scored: bool,
     prev: [PieceTo; 2],
+    /// The squares the side not to move attacks, for the quiet-move history and the bonus for
+    /// moving a piece out of an attack by a cheaper piece: computed on first use
+    /// ([`Picker::threats`]), as many nodes are cut off before any quiet move is looked at.
+    threats: Option<Threats>,
 }
 
 /// Whether `mv` takes something or promotes (the moves quiescence search looks at).
 #[inline]
 pub fn is_tactical(board: &Board, mv: Move) -> bool {
     mv.is_promotion() || captured(board, mv).is_some()
+}
+
+/// Ordering bonus of a quiet move that takes a queen, rook or minor piece off a square a
+/// cheaper enemy piece attacks to one no such piece attacks (as Stockfish orders quiets; the
+/// values are Stockfish's scaled to this history's range, about 0.37 of its).
+const ESCAPE_QUEEN: i32 = 18_000;
+const ESCAPE_ROOK: i32 = 9_000;
+const ESCAPE_MINOR: i32 = 5_500;
+
+#[inline]
+fn escape_bonus(board: &Board, mv: Move, t: &Threats) -> i32 {
+    let (from, to) = (mv.from(), mv.to());
+    match board.piece_on(from).piece_type() {
+        PieceType::Queen if t.rook.contains(from) && !t.rook.contains(to) => ESCAPE_QUEEN,
+        PieceType::Rook if t.minor.contains(from) && !t.minor.contains(to) => ESCAPE_ROOK,
+        PieceType::Knight | PieceType::Bishop if t.pawn.contains(from) && !t.pawn.contains(to) => {
+            ESCAPE_MINOR
+        }
+        _ => 0,
+    }
 }
 
 /// The score of a quiet move that still waits for its history score.
@@ -61,6 +85,7 @@ impl Picker {
             next: 0,
             quiets_scored: false,
             prev: [PieceTo::NONE; 2],
+            threats: None,
         }
     }
 
@@ -70,6 +95,16 @@ impl Picker {
         self.list.clear();
         self.next = 0;
         self.quiets_scored = false;
+        self.threats = None;
+    }
+
+    /// The attacks of the side not to move in `board` (the position being picked for), by
+    /// the cheapest kind of attacker; computed once per node, on first use.
+    #[inline]
+    pub fn threats(&mut self, board: &Board) -> Threats {
+        *self
+            .threats
+            .get_or_insert_with(|| board.threats_by(board.side_to_move().flip()))
     }
 
     /// Scores the moves in `list`. `killers` and the counter move may be `Move::NONE` or moves
@@ -139,11 +174,13 @@ impl Picker {
         }
         if self.scores[best] < KILLER && !self.quiets_scored {
             self.quiets_scored = true;
+            let threats = self.threats(board);
             for j in i..n {
                 if self.scores[j] == UNSCORED_QUIET {
                     let mv = self.list.as_slice()[j];
                     if !is_tactical(board, mv) {
-                        self.scores[j] = hist.quiet(board, mv, self.prev);
+                        self.scores[j] = hist.quiet(board, mv, self.prev, threats.all)
+                            + escape_bonus(board, mv, &threats);
                     }
                 }
             }
@@ -216,6 +253,10 @@ mod tests {
     use crate::chess::generate;
     use crate::chess::movegen::ALL;
 
+    fn threats(b: &Board) -> crate::chess::Bitboard {
+        b.attacks_by(b.side_to_move().flip())
+    }
+
     fn picked(fen: &str, tt: &str, killers: [&str; 2], hist: &Histories) -> Vec<(String, Stage)> {
         picked_with(&mut Picker::new(), fen, tt, killers, hist)
     }
@@ -287,7 +328,14 @@ mod tests {
         let mut hist = Histories::new();
         let mv = |s: &str| kb.parse_uci_move(s).expect("move");
         let bad = [mv("e1d1"), mv("h1f1"), mv("a1b1")];
-        hist.update_quiets(&kb, mv("a2a3"), &bad, [PieceTo::NONE; 2], 2000);
+        hist.update_quiets(
+            &kb,
+            mv("a2a3"),
+            &bad,
+            [PieceTo::NONE; 2],
+            threats(&kb),
+            2000,
+        );
         let mut p = Picker::new();
         generate::<ALL>(&kb, &mut p.list);
         p.score(&kb, Move::NONE, [Move::NONE; 2], [PieceTo::NONE; 2], &hist);
@@ -314,7 +362,7 @@ mod tests {
         let mut hist = Histories::new();
         let good = b.parse_uci_move("h1h7").expect("move");
         let bad = b.parse_uci_move("h1h2").expect("move");
-        hist.update_quiets(&b, good, &[bad], [PieceTo::NONE; 2], 2000);
+        hist.update_quiets(&b, good, &[bad], [PieceTo::NONE; 2], threats(&b), 2000);
         let out = picked(fen, "", ["", ""], &hist);
         assert_eq!(out[0].0, "h1h7");
         assert_eq!(out.last().expect("moves").0, "h1h2");
@@ -326,9 +374,9 @@ mod tests {
         let mv = b.parse_uci_move("h1h7").expect("move");
         let mut hist = Histories::new();
         for _ in 0..10_000 {
-            hist.update_quiets(&b, mv, &[], [PieceTo::NONE; 2], 2400);
+            hist.update_quiets(&b, mv, &[], [PieceTo::NONE; 2], threats(&b), 2400);
         }
-        let s = hist.quiet(&b, mv, [PieceTo::NONE; 2]);
+        let s = hist.quiet(&b, mv, [PieceTo::NONE; 2], threats(&b));
         assert!(
             s > 15_000 && s <= crate::search::history::HISTORY_MAX,
             "{s}"
@@ -437,5 +485,44 @@ mod tests {
             }
         }
         assert!(good_seen > 100 && bad_seen > 20, "{good_seen} {bad_seen}");
+    }
+
+    #[test]
+    fn quiet_history_is_split_by_threats_on_origin_and_target() {
+        // The same rook move learnt while the rook stood attacked does not carry over to a
+        // position where it is not, and the other way round.
+        let attacked = Board::from_fen("4k3/8/8/8/8/8/6b1/4K2R w - - 0 1", false).expect("FEN");
+        let safe = Board::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 1", false).expect("FEN");
+        let mv = safe.parse_uci_move("h1h7").expect("move");
+        assert!(threats(&attacked).contains(mv.from()) && !threats(&attacked).contains(mv.to()));
+        assert!(!threats(&safe).contains(mv.from()));
+        let mut hist = Histories::new();
+        hist.update_quiets(
+            &attacked,
+            mv,
+            &[],
+            [PieceTo::NONE; 2],
+            threats(&attacked),
+            2000,
+        );
+        let none = [PieceTo::NONE; 2];
+        assert!(hist.quiet(&attacked, mv, none, threats(&attacked)) > 0);
+        assert_eq!(hist.quiet(&safe, mv, none, threats(&safe)), 0);
+    }
+
+    #[test]
+    fn a_piece_attacked_by_a_cheaper_one_is_moved_away_first() {
+        // The knight on d4 stands attacked by the pawn on e5: with no history, its moves to
+        // squares no pawn attacks come before every other quiet move, and c6 (attacked by the
+        // pawn on b7) does not.
+        let fen = "4k3/1p6/8/4p3/3N4/8/8/4K3 w - - 0 1";
+        let out = picked(fen, "", ["", ""], &Histories::new());
+        let escapes = ["d4b3", "d4b5", "d4c2", "d4e2", "d4e6", "d4f3", "d4f5"];
+        let first: Vec<&str> = out.iter().take(7).map(|(m, _)| m.as_str()).collect();
+        for m in escapes {
+            assert!(first.contains(&m), "{m} in {first:?}");
+        }
+        let c6 = out.iter().position(|(m, _)| m == "d4c6").expect("d4c6");
+        assert!(c6 >= 7, "{out:?}");
     }
 }

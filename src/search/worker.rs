@@ -939,7 +939,7 @@ impl Worker {
             move_count += 1;
             let mut hist_score = 0;
             if quiet {
-                hist_score = self.hist.quiet(board, mv, prev);
+                hist_score = self.hist.quiet(board, mv, prev, picker.threats(board).all);
             }
             // Shallow-depth pruning, once a move that does not lose has been found.
             if best > -DECISIVE_BOUND && non_pawn.any() {
@@ -1112,6 +1112,7 @@ impl Worker {
                                 mv,
                                 &quiets_tried[..n_quiets],
                                 prev,
+                                picker.threats(board).all,
                                 bonus,
                             );
                             let k = &mut self.killers[ply.min(MAX_PLY)];
