@@ -65,6 +65,20 @@ pub fn stat_bonus(depth: i32) -> i32 {
     (HIST_MULT.get() * depth - HIST_SUB.get()).clamp(0, HIST_MAX.get())
 }
 
+/// A quiet move's place in the butterfly tables: side to move, whether the enemy attacks its
+/// origin and its target, origin, target.
+#[inline]
+fn butterfly_index(board: &Board, mv: Move, threats: Bitboard) -> [usize; 5] {
+    let (from, to) = (mv.from(), mv.to());
+    [
+        board.side_to_move().index(),
+        threats.contains(from) as usize,
+        threats.contains(to) as usize,
+        from.index(),
+        to.index(),
+    ]
+}
+
 /// The captured piece type of a capture (a pawn for en passant), or `None`.
 #[inline]
 pub fn captured(board: &Board, mv: Move) -> Option<PieceType> {
@@ -142,10 +156,8 @@ impl Histories {
 
     #[inline]
     fn butterfly_entry(&self, board: &Board, mv: Move, threats: Bitboard) -> &i32 {
-        let side = board.side_to_move().index();
-        let (from, to) = (mv.from(), mv.to());
-        &self.butterfly[side][threats.contains(from) as usize][threats.contains(to) as usize]
-            [from.index()][to.index()]
+        let [side, fa, ta, from, to] = butterfly_index(board, mv, threats);
+        &self.butterfly[side][fa][ta][from][to]
     }
 
     fn update_quiet(
@@ -156,13 +168,8 @@ impl Histories {
         threats: Bitboard,
         bonus: i32,
     ) {
-        let side = board.side_to_move().index();
-        let (from, to) = (mv.from(), mv.to());
-        gravity(
-            &mut self.butterfly[side][threats.contains(from) as usize]
-                [threats.contains(to) as usize][from.index()][to.index()],
-            bonus,
-        );
+        let [side, fa, ta, from, to] = butterfly_index(board, mv, threats);
+        gravity(&mut self.butterfly[side][fa][ta][from][to], bonus);
         let pt = PieceTo::of(board, mv).index();
         for (table, p) in self.cont.iter_mut().zip(prev) {
             if p != PieceTo::NONE {
