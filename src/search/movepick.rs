@@ -175,13 +175,14 @@ impl Picker {
         if self.scores[best] < KILLER && !self.quiets_scored {
             self.quiets_scored = true;
             let threats = self.threats(board);
+            // Only a quiet move can hold `UNSCORED_QUIET` here: every other class is scored
+            // at least `1 << 26` away from zero (the capture scores are far smaller).
             for j in i..n {
                 if self.scores[j] == UNSCORED_QUIET {
                     let mv = self.list.as_slice()[j];
-                    if !is_tactical(board, mv) {
-                        self.scores[j] = hist.quiet(board, mv, self.prev, threats.all)
-                            + escape_bonus(board, mv, &threats);
-                    }
+                    debug_assert!(!is_tactical(board, mv));
+                    self.scores[j] = hist.quiet(board, mv, self.prev, threats.all)
+                        + escape_bonus(board, mv, &threats);
                 }
             }
             best = self.select(i, n);
