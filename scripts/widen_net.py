@@ -96,8 +96,12 @@ def main() -> int:
     body += struct.pack(f"<{len(out_new)}h", *out_new)
     body += struct.pack(f"<{buckets}i", *outb)
     body += struct.pack("<Q", fnv1a(bytes(body)))
-    with open(a.dst, "wb") as f:
-        f.write(body)
+    try:
+        with open(a.dst, "wb") as f:
+            f.write(body)
+    except OSError as e:
+        print(f"cannot write {a.dst}: {e}", file=sys.stderr)
+        return 1
     print(f"{a.src}: inputs {inputs}, hidden {hidden} -> {new}, {buckets} output buckets; wrote {a.dst} ({len(body)} bytes)")
     return 0
 
