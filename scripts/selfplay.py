@@ -8,6 +8,10 @@ game and are counted), and it writes the games as PGN.
 
   scripts/selfplay.py --games 200 --tc 1+0.01 --threads 2 [--engine A] [--engine2 B]
                       [--book ../shared/books/8mvs_+90_+99.epd] [--pgn out.pgn]
+  scripts/selfplay.py --selftest
+
+A game ends as cutechess-cli and fastchess end it (`game_end`): a draw by repetition only when a
+position has stood three times, by the fifty-move rule only after 100 plies.
 
 Exit status 1 if any game ended by time forfeit, illegal move or crash.
 """
@@ -49,6 +53,46 @@ def move_note(info, spent):
     return f"{text}/{depth or 0} {spent:.3f}s"
 
 
+def game_end(board):
+    """(result, reason) if the game is over at `board` by the rules tournament managers apply
+    (cutechess-cli, fastchess), else None: mate, stalemate, insufficient material, the position on
+    the board standing for the third time, or 100 plies without a capture or pawn move (mate
+    first). Not python-chess's `claim_draw=True`, which also ends a game when the side to move
+    merely *could* claim, by a move that would repeat a position a third time or reach the
+    fifty-move mark: that drew games the side to move was winning and need not repeat."""
+    outcome = board.outcome()  # mate, stalemate, insufficient material, fivefold, 75 moves
+    if outcome is not None:
+        return outcome.result(), outcome.termination.name.lower()
+    if board.is_repetition(3):
+        return "1/2-1/2", "threefold_repetition"
+    if board.halfmove_clock >= 100:
+        return "1/2-1/2", "fifty_moves"
+    return None
+
+
+def selftest():
+    # A claim is open to the side to move (Ng1 would stand a third time) but nothing repeated
+    # three times yet: the game goes on. One more shuffle makes it a threefold.
+    b = chess.Board()
+    for m in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+        b.push_uci(m)
+    assert b.can_claim_threefold_repetition() and game_end(b) is None
+    b.push_uci("f6g8")
+    assert game_end(b) == ("1/2-1/2", "threefold_repetition"), game_end(b)
+    # 99 quiet plies: a claim by the next move, not yet a draw; the 100th ends it.
+    b = chess.Board("8/8/8/4k3/8/8/R7/4K3 w - - 99 80")
+    assert b.can_claim_fifty_moves() and game_end(b) is None
+    b.push_uci("a2a3")
+    assert game_end(b) == ("1/2-1/2", "fifty_moves"), game_end(b)
+    # Mate on the 100th ply is mate.
+    b = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80")
+    b.push_uci("a1a8")
+    assert game_end(b) == ("1-0", "checkmate"), game_end(b)
+    # A position with a claim open: python-chess's claim rule calls it over, this one does not.
+    assert chess.Board("8/8/8/4k3/8/8/R7/4K3 w - - 99 80").is_game_over(claim_draw=True)
+    print("selftest passed")
+
+
 def play_game(engines, names, fen, base, inc, game_no, nodes=0, event="Lazuli self-play"):
     """One game with real clocks (or `nodes` per move, no clocks); returns (result, reason, pgn)."""
     board = chess.Board(fen)
@@ -56,9 +100,9 @@ def play_game(engines, names, fen, base, inc, game_no, nodes=0, event="Lazuli se
     result, reason = None, None
     notes = []  # per ply: "score/depth seconds", as tournament managers annotate
     while result is None:
-        if board.is_game_over(claim_draw=True):
-            outcome = board.outcome(claim_draw=True)
-            result, reason = outcome.result(), outcome.termination.name.lower()
+        end = game_end(board)
+        if end is not None:
+            result, reason = end
             break
         side = board.turn
         if nodes:
@@ -120,7 +164,12 @@ def main():
     ap.add_argument("--options2", default="", help="extra options of engine B: Name=value,...")
     ap.add_argument("--fens", default=None,
                     help="play these positions in order instead of random book lines (EPD: first 4 fields)")
+    ap.add_argument("--selftest", action="store_true",
+                    help="check the end-of-game rules on a few positions and exit")
     args = ap.parse_args()
+    if args.selftest:
+        selftest()
+        return
 
     base, inc = parse_tc(args.tc)
     try:
