@@ -4,27 +4,26 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 30's own moves (`nn-5baf23d4f6bc`, the default network since
-//! 2026-11-29, output scale 282) in 676 games against the `corrnp` search branch at 8+0.08,
-//! Threads=1 (fastchess `-srand 7401`-`7403`): 39,477 positions with ply >= 16 and a
-//! centipawn score (`scripts/pgn_scores.py main runs/corrnp/*.pgn` makes the data). Out of
-//! sample (each half of the games fitted, scored on the other) the mean log-loss is 0.41445 /
-//! 0.41374 against 0.44329 / 0.44099 for the model it replaced (fitted the same way to
-//! candidate 23's 369 SPRT games, and kept through candidates 26 and 28, whose own games
-//! scored it no worse than a refit). At the middlegame's material (x = 1) a win is as likely
-//! as not at 123 cp (102 in the old model); with little material left at 280 cp (204), and
-//! with all the pieces on at 68 cp: candidate 30 converts a middlegame edge less surely than
-//! the model said, which over-reported wins at +100..+300. Refit with the games of each new
-//! default evaluation (`scripts/fit_wdl.py` prints both fits' scores), since the model maps
-//! that evaluation's scale.
+//! likelihood to candidate 33's own moves (`nn-63aea7d8da55`, the default network since
+//! 2026-12-03, output scale 282) in 409 games against candidate 34 at 8+0.08, Threads=1
+//! (fastchess `-srand 19401`-`19402`): 24,992 positions with ply >= 16 and a centipawn score
+//! (`scripts/pgn_scores.py default runs/c34l5s/*.pgn` makes the data). Out of sample (each
+//! half of the games fitted, scored on the other) the mean log-loss is 0.45358 / 0.46637
+//! against 0.47504 / 0.47082 for the model it replaced (fitted the same way to candidate 30's
+//! 676 games against `corrnp`, 2026-11-29). At the middlegame's material (x = 1) a win is as
+//! likely as not at 99 cp (123 in the old model); with little material left at 224 cp (280),
+//! and with all the pieces on at 82 cp (68): candidate 33 converts an edge more surely than
+//! candidate 30 did, so the old model under-reported wins at +100..+300. Refit with the games
+//! of each new default evaluation (`scripts/fit_wdl.py` prints both fits' scores), since the
+//! model maps that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
 
 /// `a(x)`: the score at which a win is as likely as not (x^3, x^2, x, 1).
-const AS: [f64; 4] = [-516.766, 1421.358, -1347.178, 565.556];
+const AS: [f64; 4] = [-116.339, 425.626, -566.008, 355.962];
 /// `b(x)`: how quickly the win rate rises around `a(x)` (x^3, x^2, x, 1).
-const BS: [f64; 4] = [-176.717, 454.969, -360.568, 139.332];
+const BS: [f64; 4] = [104.359, -245.366, 175.886, 19.111];
 
 /// Material for the model: P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78.
 pub fn material(board: &Board) -> i32 {
@@ -87,8 +86,8 @@ mod tests {
 
     #[test]
     fn a_small_edge_is_drawn_more_often_in_an_endgame() {
-        // Fitted to the games: a(x) falls as material grows (280 cp for an even win chance
-        // at 17, 123 cp at 58, 102 at 70), so +150 is mostly a draw with little material left
+        // Fitted to the games: a(x) falls as material grows (224 cp for an even win chance
+        // at 17, 99 cp at 58, 88 at 70), so +150 is mostly a draw with little material left
         // and mostly a win in the middlegame.
         let (end, middle) = (wdl(150, 20), wdl(150, 70));
         assert!(end.1 > 500 && middle.0 > 500, "{end:?} {middle:?}");
