@@ -12,10 +12,11 @@
 //! against 0.47504 / 0.47082 for the model it replaced (fitted the same way to candidate 30's
 //! 676 games against `corrnp`, 2026-11-29). At the middlegame's material (x = 1) a win is as
 //! likely as not at 99 cp (123 in the old model); with little material left at 224 cp (280),
-//! and with all the pieces on at 82 cp (68): candidate 33 converts an edge more surely than
-//! candidate 30 did, so the old model under-reported wins at +100..+300. Refit with the games
-//! of each new default evaluation (`scripts/fit_wdl.py` prints both fits' scores), since the
-//! model maps that evaluation's scale.
+//! and with all the pieces on at 82 cp (68): candidate 33 converts a middlegame or endgame edge
+//! more surely than candidate 30 did (an opening edge a little less), so the old model
+//! under-reported wins at +100..+300. Refit with the games of each new default evaluation
+//! (`scripts/fit_wdl.py` prints both fits' scores), since the model maps that evaluation's
+//! scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
