@@ -10,10 +10,11 @@
 # it), NET the network that plays (`-` for the embedded one), SEED the first seed (run i uses
 # SEED + i, files OUTDIR/gen-SEED+i.viri). RUNS defaults to 2 and THREADS to nproc / RUNS.
 # The settings are the lineage's (nets/README): 5,000 soft / 20,000 hard nodes, 8-9 random
-# plies. At the end: each file's stats and the machine's facts, in OUTDIR.
+# plies; SOFT_NODES and NODES in the environment change the node limits (deeper labels, e.g.
+# SOFT_NODES=10000 NODES=40000). At the end: each file's stats and the machine's facts, in OUTDIR.
 set -u
 if [ $# -lt 5 ]; then
-    sed -n '2,13p' "$0"
+    sed -n '2,14p' "$0"
     exit 2
 fi
 LAZULI=$(realpath "$1") NET=$2 SECS=$3 SEED=$4 OUT=$(realpath -m "$5")
@@ -24,13 +25,13 @@ net_opt=""
 if [ "$NET" != "-" ]; then
     net_opt="--net $(realpath "$NET")"
 fi
-{ date -u; lscpu | grep -E 'Model name|^CPU\(s\)'; "$LAZULI" --version; } >"$OUT/machine.txt" 2>&1
+{ date -u; echo "soft nodes ${SOFT_NODES:-5000}, hard nodes ${NODES:-20000}"; lscpu | grep -E 'Model name|^CPU\(s\)'; "$LAZULI" --version; } >"$OUT/machine.txt" 2>&1
 i=0
 while [ "$i" -lt "$RUNS" ]; do
     s=$((SEED + i))
     # shellcheck disable=SC2086
     timeout -s TERM "$SECS" "$LAZULI" datagen --out "$OUT/gen-$s.viri" --threads "$THREADS" --games 100000000 \
-        --soft-nodes 5000 --nodes 20000 --random-plies 8-9 --seed "$s" $net_opt \
+        --soft-nodes "${SOFT_NODES:-5000}" --nodes "${NODES:-20000}" --random-plies 8-9 --seed "$s" $net_opt \
         >"$OUT/log-$s.txt" 2>&1 &
     i=$((i + 1))
 done
