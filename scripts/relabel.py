@@ -15,63 +15,36 @@ Several engines run side by side with --jobs; the output keeps the input's order
 """
 
 import argparse
-import subprocess
+import os
 import sys
 import threading
+
+sys.path.insert(0, os.path.dirname(__file__))
+from uci_client import Engine  # noqa: E402
 
 
 def white_view(fen: str, score: int) -> int:
     return score if fen.split()[1] == "w" else -score
 
 
-class Engine:
-    def __init__(self, path: str, hash_mb: int):
-        self.p = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send(f"setoption name Hash value {hash_mb}")
-        self.send("setoption name Threads value 1")
-
-    def send(self, line: str) -> None:
-        assert self.p.stdin is not None
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, token: str) -> list[str]:
-        assert self.p.stdout is not None
-        lines = []
-        for line in self.p.stdout:
-            lines.append(line.strip())
-            if line.startswith(token):
-                return lines
-        raise RuntimeError("engine closed its output")
-
-    def score(self, fen: str, nodes: int):
-        """The last reported score (side to move, cp), or None for a mate or no score."""
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait_for("readyok")
-        self.send(f"position fen {fen}")
-        self.send(f"go nodes {nodes}")
-        last = None
-        for line in self.wait_for("bestmove"):
-            parts = line.split()
-            if parts[:1] != ["info"] or "score" not in parts:
-                continue
-            i = parts.index("score")
-            if i + 2 >= len(parts):
-                continue
-            if parts[i + 1] == "cp" and "lowerbound" not in parts and "upperbound" not in parts:
-                last = int(parts[i + 2])
-            elif parts[i + 1] == "mate":
-                last = None
-        return last
-
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait(timeout=10)
+def search_score(eng: Engine, fen: str, nodes: int):
+    """The last exact score the search reported (side to move, cp); None for a mate or none."""
+    eng.send("ucinewgame")
+    eng.send("isready")
+    eng.wait(lambda l: l == "readyok")
+    eng.send(f"position fen {fen}")
+    eng.send(f"go nodes {nodes}")
+    _, lines = eng.wait(lambda l: l.startswith("bestmove"), timeout=600)
+    last = None
+    for line in lines:
+        parts = line.split()
+        if parts[:1] != ["info"] or "score" not in parts:
+            continue
+        i = parts.index("score")
+        if i + 2 >= len(parts) or "lowerbound" in parts or "upperbound" in parts:
+            continue
+        last = int(parts[i + 2]) if parts[i + 1] == "cp" else None
+    return last
 
 
 def main() -> int:
@@ -104,20 +77,20 @@ def main() -> int:
     done = [0]
 
     def work():
-        eng = Engine(a.engine, a.hash)
+        eng = Engine(a.engine, {"Hash": a.hash, "Threads": 1})
         while True:
             with lock:
                 i = next_i[0]
                 next_i[0] += 1
             if i >= len(items):
                 break
-            s = eng.score(items[i][0], a.nodes)
+            s = search_score(eng, items[i][0], a.nodes)
             results[i] = None if s is None else white_view(items[i][0], s)
             with lock:
                 done[0] += 1
                 if done[0] % 500 == 0:
                     print(f"{done[0]}/{len(items)}", file=sys.stderr, flush=True)
-        eng.close()
+        eng.quit()
 
     threads = [threading.Thread(target=work) for _ in range(a.jobs)]
     for t in threads:
