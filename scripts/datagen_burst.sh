@@ -20,18 +20,19 @@ fi
 LAZULI=$(realpath "$1") NET=$2 SECS=$3 SEED=$4 OUT=$(realpath -m "$5")
 RUNS=${6:-2}
 THREADS=${7:-$(($(nproc) / RUNS))}
+SOFT=${SOFT_NODES:-5000} HARD=${NODES:-20000}
 mkdir -p "$OUT"
 net_opt=""
 if [ "$NET" != "-" ]; then
     net_opt="--net $(realpath "$NET")"
 fi
-{ date -u; echo "soft nodes ${SOFT_NODES:-5000}, hard nodes ${NODES:-20000}"; lscpu | grep -E 'Model name|^CPU\(s\)'; "$LAZULI" --version; } >"$OUT/machine.txt" 2>&1
+{ date -u; echo "soft nodes $SOFT, hard nodes $HARD"; lscpu | grep -E 'Model name|^CPU\(s\)'; "$LAZULI" --version; } >"$OUT/machine.txt" 2>&1
 i=0
 while [ "$i" -lt "$RUNS" ]; do
     s=$((SEED + i))
     # shellcheck disable=SC2086
     timeout -s TERM "$SECS" "$LAZULI" datagen --out "$OUT/gen-$s.viri" --threads "$THREADS" --games 100000000 \
-        --soft-nodes "${SOFT_NODES:-5000}" --nodes "${NODES:-20000}" --random-plies 8-9 --seed "$s" $net_opt \
+        --soft-nodes "$SOFT" --nodes "$HARD" --random-plies 8-9 --seed "$s" $net_opt \
         >"$OUT/log-$s.txt" 2>&1 &
     i=$((i + 1))
 done
