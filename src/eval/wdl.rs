@@ -4,27 +4,27 @@
 //! (pawn 1, knight and bishop 3, rook 5, queen 9, both sides, clamped to 17..78) over 58,
 //! `win = 1 / (1 + exp((a(x) - v) / b(x)))` and `loss` the same for `-v`, where `a` and `b`
 //! are cubics. The coefficients are Lazuli's: `scripts/fit_wdl.py` fitted them by maximum
-//! likelihood to candidate 33's own moves (`nn-63aea7d8da55`, the default network since
-//! 2026-12-03, output scale 282) in 409 games against candidate 34 at 8+0.08, Threads=1
-//! (fastchess `-srand 19401`-`19402`): 24,992 positions with ply >= 16 and a centipawn score
-//! (`scripts/pgn_scores.py default runs/c34l5s/*.pgn` makes the data). Out of sample (each
-//! half of the games fitted, scored on the other) the mean log-loss is 0.45358 / 0.46637
-//! against 0.47504 / 0.47082 for the model it replaced (fitted the same way to candidate 30's
-//! 676 games against `corrnp`, 2026-11-29). At the middlegame's material (x = 1) a win is as
-//! likely as not at 99 cp (123 in the old model); with little material left at 224 cp (280),
-//! and with all the pieces on at 82 cp (68): candidate 33 converts a middlegame or endgame edge
-//! more surely than candidate 30 did (an opening edge a little less), so the old model
-//! under-reported wins at +100..+300. Refit with the games of each new default evaluation
-//! (`scripts/fit_wdl.py` prints both fits' scores), since the model maps that evaluation's
-//! scale.
+//! likelihood to candidate 35's own moves (`nn-0956ed0d7270`, the default network since
+//! 2026-12-05, output scale 276) in its 507-game SPRT against candidate 33 at 8+0.08,
+//! Threads=1 (fastchess `-srand 20201`): 30,154 positions with ply >= 16 and a centipawn score
+//! (`scripts/pgn_scores.py c35 runs/c35/*.pgn` makes the data). Out of sample (each half of
+//! the games fitted, scored on the other) the mean log-loss is 0.38529 / 0.36278 against
+//! 0.39481 / 0.36831 for the model it replaced (fitted the same way to candidate 33's 409
+//! games against candidate 34, 2026-12-04). At the middlegame's material (x = 1) a win is as
+//! likely as not at 99 cp, as before; with little material left at 188 cp (224 in the old
+//! model), and with all the pieces on at 54 cp (82). The two fits saw different games (and a
+//! different opponent), so the shift is not all the network's; the refit is taken because it
+//! predicts candidate 35's results better on both halves. Refit with the games of each new
+//! default evaluation (`scripts/fit_wdl.py` prints both fits' scores), since the model maps
+//! that evaluation's scale.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;
 
 /// `a(x)`: the score at which a win is as likely as not (x^3, x^2, x, 1).
-const AS: [f64; 4] = [-116.339, 425.626, -566.008, 355.962];
+const AS: [f64; 4] = [-146.713, 382.505, -418.501, 281.734];
 /// `b(x)`: how quickly the win rate rises around `a(x)` (x^3, x^2, x, 1).
-const BS: [f64; 4] = [104.359, -245.366, 175.886, 19.111];
+const BS: [f64; 4] = [127.337, -323.806, 262.510, -21.588];
 
 /// Material for the model: P + 3N + 3B + 5R + 9Q of both sides, clamped to 17..78.
 pub fn material(board: &Board) -> i32 {
@@ -87,8 +87,8 @@ mod tests {
 
     #[test]
     fn a_small_edge_is_drawn_more_often_in_an_endgame() {
-        // Fitted to the games: a(x) falls as material grows (224 cp for an even win chance
-        // at 17, 99 cp at 58, 88 at 70), so +150 is mostly a draw with little material left
+        // Fitted to the games: a(x) falls as material grows (188 cp for an even win chance
+        // at 17, 99 cp at 58, 76 at 70), so +150 is mostly a draw with little material left
         // and mostly a win in the middlegame.
         let (end, middle) = (wdl(150, 20), wdl(150, 70));
         assert!(end.1 > 500 && middle.0 > 500, "{end:?} {middle:?}");

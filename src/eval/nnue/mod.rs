@@ -488,7 +488,7 @@ impl Default for Accumulator {
 /// engine reports and the `include_bytes!` path come from it.
 macro_rules! default_net_file {
     () => {
-        "nn-63aea7d8da55.nnue"
+        "nn-0956ed0d7270.nnue"
     };
 }
 
