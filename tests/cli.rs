@@ -366,6 +366,32 @@ fn viriformat_datagen_stats_and_training_end_to_end() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("resuming after epoch 2"), "{err}");
+    // A file named twice: the split-off validation games are trained on too, and it says so.
+    let out2 = dir.join("run2");
+    let short = |extra: &[&str]| {
+        let mut a = vec!["train", "--out", out2.to_str().unwrap(), "--epochs", "1"];
+        a.extend_from_slice(&["--batch", "256", "--threads", "2"]);
+        a.extend_from_slice(extra);
+        lazuli(&a)
+    };
+    let (code, _, err) = short(&[f, f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("is listed more than once"), "{err}");
+    // --val: that file's games are the validation set and nothing is split off the training files.
+    let _ = std::fs::remove_dir_all(&out2);
+    let (code, _, err) = short(&[f, "--val", f]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "training on {trainable}, validating on {trainable} ("
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("listed more than once"), "{err}");
+    let missing = dir.join("missing.viri");
+    let (code, _, err) = short(&[f, "--val", missing.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot read"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

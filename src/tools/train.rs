@@ -676,9 +676,13 @@ pub struct Args {
     /// Threads (default: all logical cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
-    /// Share of the games held out for the validation loss
+    /// Share of the games held out for the validation loss (the last games of the list)
     #[arg(long, default_value_t = 0.05, value_parser = super::ranged(0.0, 0.9))]
     pub val_frac: f64,
+    /// Validation files (repeatable): their games are the validation set and nothing is
+    /// split off the training files (--val-frac is not used)
+    #[arg(long, value_name = "FILE")]
+    pub val: Vec<String>,
     /// Positions before this ply are left out
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub min_ply: u32,
@@ -703,6 +707,39 @@ pub struct Args {
     pub quiet: bool,
 }
 
+/// Reads each file (viriformat or text, told apart by its first 32 bytes) into `data`.
+fn read_files(data: &mut Dataset, files: &[String], min_ply: u32) -> Result<(), String> {
+    for f in files {
+        let mut head = [0u8; 32];
+        let binary = std::fs::File::open(f)
+            .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
+            .is_ok_and(|n| crate::tools::data::looks_binary(&head[..n]));
+        std::fs::File::open(f)
+            .map_err(|e| e.to_string())
+            .and_then(|file| {
+                let mut r = std::io::BufReader::with_capacity(1 << 20, file);
+                if binary {
+                    data.read_games(&mut r, min_ply as usize)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
+                } else {
+                    data.read_text(r, min_ply).map_err(|e| e.to_string())
+                }
+            })
+            .map_err(|e| format!("cannot read {f}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// The first file named more than once in `files` (as written), if any.
+fn listed_twice(files: &[String]) -> Option<&str> {
+    let mut seen = std::collections::HashSet::new();
+    files
+        .iter()
+        .find(|f| !seen.insert(f.as_str()))
+        .map(String::as_str)
+}
+
 /// `lazuli train`: the command.
 pub fn command(args: Args) -> std::process::ExitCode {
     use std::process::ExitCode;
@@ -723,28 +760,9 @@ pub fn command(args: Args) -> std::process::ExitCode {
     let log = super::progress::Progress::lines(args.quiet);
     let clock = Instant::now();
     let mut data = Dataset::default();
-    for f in &args.files {
-        // viriformat or text, told apart by the first 32 bytes.
-        let mut head = [0u8; 32];
-        let binary = std::fs::File::open(f)
-            .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
-            .is_ok_and(|n| crate::tools::data::looks_binary(&head[..n]));
-        let read = std::fs::File::open(f)
-            .map_err(|e| e.to_string())
-            .and_then(|file| {
-                let mut r = std::io::BufReader::with_capacity(1 << 20, file);
-                if binary {
-                    data.read_games(&mut r, args.min_ply as usize)
-                        .map(|_| ())
-                        .map_err(|e| e.to_string())
-                } else {
-                    data.read_text(r, args.min_ply).map_err(|e| e.to_string())
-                }
-            });
-        if let Err(e) = read {
-            eprintln!("lazuli train: cannot read {f}: {e}");
-            return ExitCode::from(1);
-        }
+    if let Err(e) = read_files(&mut data, &args.files, args.min_ply) {
+        eprintln!("lazuli train: {e}");
+        return ExitCode::from(1);
     }
     log.log(&format!(
         "read {} positions from {} games in {:.1} s ({} left out by filters, {} bad lines)",
@@ -754,7 +772,22 @@ pub fn command(args: Args) -> std::process::ExitCode {
         data.filtered,
         data.bad_lines
     ));
-    let (mut train, val, hce) = data.split(args.val_frac);
+    let (mut train, val, hce) = if args.val.is_empty() {
+        if let Some(f) = listed_twice(&args.files) {
+            log.log(&format!(
+                "note: {f} is listed more than once, so the validation games (the last \
+                 --val-frac of the list) may also be trained on; --val FILE holds out for sure"
+            ));
+        }
+        data.split(args.val_frac)
+    } else {
+        let mut held = Dataset::default();
+        if let Err(e) = read_files(&mut held, &args.val, args.min_ply) {
+            eprintln!("lazuli train: {e}");
+            return ExitCode::from(1);
+        }
+        (data.samples, held.samples, held.hce)
+    };
     if args.mirror {
         let n = train.len();
         train.extend_from_within(..);
