@@ -773,7 +773,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         data.bad_lines
     ));
     let (mut train, val, hce) = if args.val.is_empty() {
-        if let Some(f) = listed_twice(&args.files) {
+        if let Some(f) = listed_twice(&args.files).filter(|_| args.val_frac > 0.0) {
             log.log(&format!(
                 "note: {f} is listed more than once, so the validation games (the last \
                  --val-frac of the list) may also be trained on; --val FILE holds out for sure"
