@@ -16,7 +16,11 @@
 //! different opponent), so the shift is not all the network's; the refit is taken because it
 //! predicts candidate 35's results better on both halves. Refit with the games of each new
 //! default evaluation (`scripts/fit_wdl.py` prints both fits' scores), since the model maps
-//! that evaluation's scale.
+//! that evaluation's scale. Candidate 37 (`nn-d83a92adc464`, the default from 2026-12-05, its
+//! output scale matched to candidate 35's: slope 0.995) kept this model: refitted to its own
+//! 20,408 positions of its 342-game SPRT against candidate 35 (fastchess `-srand 20403`), the
+//! refit scored 0.46220 / 0.36126 out of sample (second half, first half) against 0.39036 /
+//! 0.35057 for this model.
 
 use crate::chess::{Board, PieceType};
 use crate::search::MATE_BOUND;

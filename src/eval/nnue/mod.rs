@@ -488,7 +488,7 @@ impl Default for Accumulator {
 /// engine reports and the `include_bytes!` path come from it.
 macro_rules! default_net_file {
     () => {
-        "nn-0956ed0d7270.nnue"
+        "nn-d83a92adc464.nnue"
     };
 }
 
