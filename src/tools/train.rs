@@ -354,6 +354,11 @@ impl FloatNet {
         FloatNet { p }
     }
 
+    /// The network as it will be written: every weight rounded to its quantisation step.
+    pub fn rounded(&self) -> FloatNet {
+        FloatNet::from_network(&self.quantise())
+    }
+
     /// The quantised network the engine reads.
     pub fn quantise(&self) -> Network {
         let q = |w: f32, k: i32| (w * k as f32).round() as i16;
@@ -384,6 +389,11 @@ pub struct Config {
     pub seed: u64,
     /// Write a quantised network every this many epochs (0: only at the end).
     pub save_every: usize,
+    /// Quantisation-aware training: each step's forward pass and gradient use the rounded
+    /// network (`FloatNet::rounded`), and the gradient is applied to the float weights
+    /// (straight-through), so they move until the written network improves. The logged
+    /// validation loss is then the written network's.
+    pub qat: bool,
 }
 
 impl Default for Config {
@@ -398,6 +408,7 @@ impl Default for Config {
             threads: 1,
             seed: 1,
             save_every: 0,
+            qat: false,
         }
     }
 }
@@ -474,7 +485,13 @@ impl Trainer {
     pub fn train_batch(&mut self, samples: &[Sample], cfg: &Config, lr: f32) -> f32 {
         let threads = cfg.threads.max(1);
         let chunk = samples.len().div_ceil(threads).max(1);
-        let net = &self.net;
+        let rounded;
+        let net = if cfg.qat {
+            rounded = self.net.rounded();
+            &rounded
+        } else {
+            &self.net
+        };
         let (grad, loss) = std::thread::scope(|s| {
             let handles: Vec<_> = samples
                 .chunks(chunk)
@@ -578,7 +595,11 @@ pub fn run(
         let secs = clock.elapsed().as_secs_f64().max(1e-9);
         trainer.epoch += 1;
         let train_loss = loss_sum / train.len().max(1) as f64;
-        let val_loss = trainer.net.loss(val, cfg.lambda, cfg.threads);
+        let val_loss = if cfg.qat {
+            trainer.net.rounded().loss(val, cfg.lambda, cfg.threads)
+        } else {
+            trainer.net.loss(val, cfg.lambda, cfg.threads)
+        };
         let lr = learning_rate(cfg, trainer.epoch as f64, cfg.epochs as f64);
         let pps = train.len() as f64 / secs;
         writeln!(
@@ -702,6 +723,11 @@ pub struct Args {
     /// Add the left-right mirror of every training position
     #[arg(long)]
     pub mirror: bool,
+    /// Quantisation-aware: train the network as it will be written (rounded weights in the
+    /// forward pass, straight-through gradient to the float weights); the logged validation
+    /// loss is then the written network's
+    #[arg(long)]
+    pub qat: bool,
     /// No progress on stderr (the per-epoch lines too)
     #[arg(long, short)]
     pub quiet: bool,
@@ -756,6 +782,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         ),
         seed: args.seed,
         save_every: args.save_every as usize,
+        qat: args.qat,
     };
     let log = super::progress::Progress::lines(args.quiet);
     let clock = Instant::now();
@@ -988,6 +1015,40 @@ mod tests {
             }
         }
         assert!(n > 0, "the evaluations compared are not all near 0");
+    }
+
+    #[test]
+    fn quantisation_aware_steps_follow_the_rounded_network() {
+        // Random weights lie off the quantisation grid, so the float and the rounded network
+        // give different losses, and a step reports the loss of the network it trains on.
+        let samples = hce_samples();
+        let batch = &samples[..samples.len().min(256)];
+        let net = FloatNet::random(5);
+        let float_loss = net.loss(batch, 0.0, 1);
+        let rounded_loss = net.rounded().loss(batch, 0.0, 1);
+        assert!(
+            (float_loss - rounded_loss).abs() > 1e-6,
+            "float {float_loss} and rounded {rounded_loss} agree"
+        );
+        for qat in [false, true] {
+            let cfg = Config {
+                lambda: 0.0,
+                threads: 2,
+                qat,
+                ..Config::default()
+            };
+            let mut t = Trainer::new(net.clone());
+            let step_loss = t.train_batch(batch, &cfg, 1e-3) as f64;
+            let expected = if qat { rounded_loss } else { float_loss };
+            assert!(
+                (step_loss - expected).abs() < 1e-6,
+                "qat {qat}: step loss {step_loss}, expected {expected}"
+            );
+            // The float weights took the step either way.
+            assert_ne!(t.net.p, net.p);
+        }
+        // The rounded network is a fixed point: rounding it again changes nothing.
+        assert_eq!(net.rounded().rounded().p, net.rounded().p);
     }
 
     #[test]
