@@ -695,6 +695,69 @@ fn perft_and_bench_commands() {
     assert!(last.split_whitespace().nth(1) == Some("nodes"), "{last}");
 }
 
+/// `go perft` and `bench` at depths that would take hours run beside the coordinator: `isready`
+/// is answered meanwhile, and `stop` ends them with one `info string`.
+#[test]
+fn stop_ends_long_perft_and_bench() {
+    let mut e = Engine::start();
+    for (command, stopped) in [
+        ("go perft 9", "info string perft stopped"),
+        ("bench 60", "info string bench stopped"),
+    ] {
+        e.send(command);
+        std::thread::sleep(Duration::from_millis(200));
+        e.sync();
+        let asked = Instant::now();
+        e.send("stop");
+        let lines = e.read_until(|l| l.starts_with("info string"), SECS);
+        assert!(lines.last().unwrap().starts_with(stopped), "{lines:?}");
+        assert!(
+            asked.elapsed() < Duration::from_secs(5),
+            "{command}: slow to stop"
+        );
+        e.sync();
+    }
+}
+
+/// `quit` (or the end of input) applies the commands queued before it, as Stockfish reads
+/// them before its `quit`: every `go` gets its `bestmove` (searches are stopped, so a `go
+/// infinite` cannot hold the exit) and a perft runs to its count, as a script piping
+/// `go perft` expects.
+#[test]
+fn quit_answers_what_was_sent_before_it() {
+    let kk = "8/8/8/3k4/8/8/3K4/8 w - - 0 1";
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send(&format!("position fen {kk}"));
+    e.send("go depth 60");
+    e.send("go perft 4");
+    let asked = Instant::now();
+    e.send("quit");
+    let lines = e.read_until(|l| l.starts_with("Nodes searched"), SECS);
+    let best: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("bestmove "))
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(best.len(), 2, "{lines:?}");
+    let start = Board::startpos();
+    let board = Board::from_fen(kk, false).unwrap();
+    assert!(start.parse_uci_move(best[0]).is_ok(), "{lines:?}");
+    assert!(board.parse_uci_move(best[1]).is_ok(), "{lines:?}");
+    let count = lazuli::chess::perft::perft(&board, 4);
+    assert_eq!(lines.last().unwrap(), &format!("Nodes searched: {count}"));
+    let exited = loop {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            break status;
+        }
+        assert!(asked.elapsed() < SECS, "no exit after quit");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(exited.success(), "{exited:?}");
+    assert!(asked.elapsed() < Duration::from_secs(5), "slow to quit");
+}
+
 #[test]
 fn repetition_in_the_game_history_is_a_draw() {
     let mut e = Engine::start();
@@ -765,6 +828,11 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
     std::fs::write(dir.join("corrupt.nnue"), &corrupt).unwrap();
     std::fs::write(dir.join("short.nnue"), &good[..1000]).unwrap();
     std::fs::write(dir.join("text.nnue"), b"hello, not a network\n").unwrap();
+    std::fs::write(
+        dir.join("long.nnue"),
+        [good.as_slice(), &[0u8; 64]].concat(),
+    )
+    .unwrap();
 
     let mut e = Engine::start();
     e.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
@@ -801,11 +869,26 @@ fn evalfile_switches_evaluation_and_refuses_bad_files() {
         expected_default,
         "<default> selects it again"
     );
-    for bad in ["corrupt.nnue", "short.nnue", "text.nnue", "missing.nnue"] {
-        let set = format!("setoption name EvalFile value {}", dir.join(bad).display());
+    // Besides broken files: a folder, and a device that never ends (it must not be read
+    // until memory runs out).
+    let mut bad_paths: Vec<_> = ["corrupt.nnue", "short.nnue", "text.nnue", "long.nnue"]
+        .iter()
+        .chain(&["missing.nnue", ""])
+        .map(|f| dir.join(f))
+        .collect();
+    if cfg!(unix) {
+        bad_paths.push("/dev/zero".into());
+    }
+    for bad in &bad_paths {
+        let set = format!("setoption name EvalFile value {}", bad.display());
         let (errors, lines) = error_lines(&mut e, &set);
-        assert_eq!(errors, 1, "{bad}: {lines:?}");
-        assert_eq!(eval_cp(&mut e), net, "{bad} changed the evaluation");
+        assert_eq!(errors, 1, "{}: {lines:?}", bad.display());
+        assert_eq!(
+            eval_cp(&mut e),
+            net,
+            "{} changed the evaluation",
+            bad.display()
+        );
     }
     // The network plays.
     e.send("go depth 6");

@@ -4,7 +4,7 @@
 
 use crate::chess::Board;
 use crate::eval::Evaluator;
-use crate::search::{Job, Limits, Worker};
+use crate::search::{Control, Job, Limits, Worker};
 use crate::tt::Table;
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,9 +75,16 @@ pub fn run(depth: u32) -> (u64, u64) {
 
 /// Searches every position to `depth` with `eval`; returns (nodes, milliseconds).
 pub fn run_with(depth: u32, eval: &Evaluator) -> (u64, u64) {
+    run_until(depth, eval, &Arc::new(Control::new(1, false))).unwrap_or((0, 0))
+}
+
+/// [`run_with`] under `control`, for the UCI command, whose `stop` and `quit` must end even
+/// `bench 60`: every search runs under it, and once its `stop` is set the search in progress
+/// ends and the result is `None`.
+pub fn run_until(depth: u32, eval: &Evaluator, control: &Arc<Control>) -> Option<(u64, u64)> {
     let tt = match Table::new(16) {
         Ok(t) => Arc::new(t),
-        Err(_) => return (0, 0),
+        Err(_) => return Some((0, 0)),
     };
     let mut worker = Worker::new(0);
     let mut nodes = 0;
@@ -89,10 +96,17 @@ pub fn run_with(depth: u32, eval: &Evaluator) -> (u64, u64) {
         tt.new_search();
         let mut job = fixed_depth_job(board, depth, tt.clone(), i == 0);
         job.eval = eval.clone();
+        job.control = control.clone();
+        if control.stopped() {
+            return None;
+        }
         worker.search(&job);
+        if control.stopped() {
+            return None;
+        }
         nodes += worker.nodes();
     }
-    (nodes, start.elapsed().as_millis() as u64)
+    Some((nodes, start.elapsed().as_millis() as u64))
 }
 
 /// Search the bench positions to a fixed depth; last line: N nodes M nps
@@ -139,5 +153,14 @@ mod tests {
         let net = Evaluator::Nnue(crate::eval::nnue::default_net());
         assert_eq!(run_with(3, &net).0, run_with(3, &net).0);
         assert_ne!(run_with(3, &net).0, run_with(3, &Evaluator::Hce).0);
+        let control = Arc::new(Control::new(1, false));
+        assert_eq!(
+            run_until(3, &net, &control).map(|r| r.0),
+            Some(run_with(3, &net).0)
+        );
+        control
+            .stop
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(run_until(3, &net, &control), None);
     }
 }

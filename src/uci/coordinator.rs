@@ -6,7 +6,7 @@
 use super::Out;
 use super::options::{self, Change, Options};
 use super::parse::{self, Command, Go, MAX_LINE, Position};
-use crate::chess::perft::{divide, perft};
+use crate::chess::perft::perft_until;
 use crate::chess::{Board, Color, Move, STARTPOS};
 use crate::eval::{Evaluator, nnue};
 use crate::search::{Control, Job, Limits, ThreadResult};
@@ -42,8 +42,12 @@ pub struct Coordinator {
     history: Vec<u64>,
     tt: Arc<Table>,
     pool: Pool,
-    /// The running search (or perft), if any.
+    /// The running search (or perft, bench, speedtest), if any.
     searching: Option<Arc<Control>>,
+    /// The running job is a `go perft` or `bench`, which `quit` and the end of input let
+    /// finish, as Stockfish does (they block its input loop), so that `printf 'go perft 6\n'
+    /// | lazuli` prints the count; `stop` still ends them.
+    runs_to_end: bool,
     queued: VecDeque<(String, Instant)>,
     new_game: bool,
     debug: bool,
@@ -140,6 +144,7 @@ impl Coordinator {
             pool,
             opts,
             searching: None,
+            runs_to_end: false,
             queued: VecDeque::new(),
             new_game: true,
             debug: false,
@@ -206,7 +211,9 @@ impl Coordinator {
         self.queued.iter().any(|(l, _)| {
             matches!(
                 parse::parse(l),
-                Ok(Some(Command::Go(_) | Command::Speedtest { .. }))
+                Ok(Some(
+                    Command::Go(_) | Command::Speedtest { .. } | Command::Bench { .. }
+                ))
             )
         })
     }
@@ -244,15 +251,29 @@ impl Coordinator {
         true
     }
 
-    /// Stops a running search and waits for it before exiting.
+    /// Before exiting: stops a running search (a perft or bench finishes), then applies the
+    /// commands still queued, in order, as Stockfish would have before reading `quit`; each
+    /// search they start is stopped at once, so every `go` sent still gets its `bestmove`
+    /// and even a queued `go infinite` cannot hold the exit. Input after `quit` is ignored.
     fn quit(&mut self) {
-        if let Some(c) = self.searching.take() {
-            c.stop.store(true, Ordering::Relaxed);
-            while let Ok(ev) = self.rx.recv() {
-                match ev {
-                    Event::Done | Event::ToolDone => break,
-                    _ => {}
+        loop {
+            if let Some(c) = self.searching.take() {
+                if !self.runs_to_end {
+                    c.stop.store(true, Ordering::Relaxed);
                 }
+                while let Ok(ev) = self.rx.recv() {
+                    match ev {
+                        Event::Done | Event::ToolDone => break,
+                        _ => {}
+                    }
+                }
+            }
+            let Some((l, at)) = self.queued.pop_front() else {
+                return;
+            };
+            if !self.apply(&l, at) {
+                // A queued `quit` (the queue only ever holds lines that arrived before it).
+                self.queued.clear();
             }
         }
     }
@@ -288,12 +309,7 @@ impl Coordinator {
             Command::Go(go) => self.go(go, at),
             Command::Stop | Command::PonderHit => {}
             Command::Quit => return false,
-            Command::Bench { depth } => {
-                let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
-                let (nodes, ms) = crate::tools::bench::run_with(depth, &self.eval);
-                self.out
-                    .line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
-            }
+            Command::Bench { depth } => self.bench(depth),
             Command::Speedtest {
                 threads,
                 hash_mib,
@@ -545,6 +561,7 @@ impl Coordinator {
         let c960 = self.opts.chess960;
         let finished = control.clone();
         self.searching = Some(control);
+        self.runs_to_end = false;
         // The main searcher prints `bestmove` itself, the moment it has decided: no hand-off
         // to another thread on the way out. Only then does the coordinator hear of it, so a
         // command that the GUI sends after reading `bestmove` can only arrive while the
@@ -596,6 +613,7 @@ impl Coordinator {
         let tx = self.tx.clone();
         let eval = self.eval.clone();
         self.searching = Some(control);
+        self.runs_to_end = false;
         let spawned = std::thread::Builder::new()
             .name("lazuli-speedtest".into())
             .spawn(move || {
@@ -618,6 +636,35 @@ impl Coordinator {
         }
     }
 
+    /// `bench [depth]`: runs on its own thread, as `speedtest` does, so that `isready` is
+    /// answered meanwhile and `stop` or `quit` end it.
+    fn bench(&mut self, depth: Option<u32>) {
+        let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+        let control = Arc::new(Control::new(1, false));
+        let abort = control.clone();
+        let out = self.out.clone();
+        let tx = self.tx.clone();
+        let eval = self.eval.clone();
+        self.searching = Some(control);
+        self.runs_to_end = true;
+        let spawned = std::thread::Builder::new()
+            .name("lazuli-bench".into())
+            .spawn(move || {
+                let line = match crate::tools::bench::run_until(depth, &eval, &abort) {
+                    Some((nodes, ms)) => {
+                        format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1))
+                    }
+                    None => "info string bench stopped".to_string(),
+                };
+                print_last(&out, &abort, &[line]);
+                let _ = tx.send(Event::ToolDone);
+            });
+        if spawned.is_err() {
+            self.searching = None;
+            self.error("cannot start the bench thread");
+        }
+    }
+
     fn go_perft(&mut self, depth: u32) {
         if depth > 10 {
             return self.error(format!("perft depth {depth} is too deep (at most 10)"));
@@ -629,27 +676,44 @@ impl Coordinator {
         let control = Arc::new(Control::new(1, false));
         let finished = control.clone();
         self.searching = Some(control);
+        self.runs_to_end = true;
         let spawned = std::thread::Builder::new()
             .name("lazuli-perft".into())
             .spawn(move || {
                 let start = std::time::Instant::now();
-                let mut total = 0;
-                if depth == 0 {
-                    total = perft(&board, 0);
-                }
-                for (m, n) in divide(&board, depth) {
+                // As `divide`, a line per root move, but `stop` and `quit` end it.
+                let mut total = if depth == 0 { 1 } else { 0 };
+                let moves = if depth == 0 {
+                    Vec::new()
+                } else {
+                    board.legal_moves().to_vec()
+                };
+                let mut counted = 0;
+                for &m in &moves {
+                    let Some(n) = perft_until(&board.make_move(m), depth - 1, &finished.stop)
+                    else {
+                        break;
+                    };
                     out.line(&format!("{}: {n}", m.to_uci(c960)));
                     total += n;
+                    counted += 1;
                 }
                 let ms = start.elapsed().as_millis() as u64;
-                let lines = [
-                    String::new(),
-                    format!("Nodes searched: {total}"),
-                    format!(
-                        "info string perft time {ms} ms, {} nps",
-                        total * 1000 / ms.max(1)
-                    ),
-                ];
+                let lines = if counted < moves.len() {
+                    vec![format!(
+                        "info string perft stopped after {counted} of {} moves",
+                        moves.len()
+                    )]
+                } else {
+                    vec![
+                        String::new(),
+                        format!("Nodes searched: {total}"),
+                        format!(
+                            "info string perft time {ms} ms, {} nps",
+                            total * 1000 / ms.max(1)
+                        ),
+                    ]
+                };
                 print_last(&out, &finished, &lines);
                 let _ = tx.send(Event::ToolDone);
             });

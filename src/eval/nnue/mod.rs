@@ -410,9 +410,28 @@ impl Network {
         b
     }
 
-    /// Reads a network file.
+    /// Reads a network file. Only a regular file is opened (a FIFO or a device such as
+    /// `/dev/zero` would block or never end), and no more than a network's largest size is
+    /// read from it.
     pub fn load(path: &std::path::Path) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
+        use std::io::Read;
+        let io = |e: std::io::Error| NetError::Io(e.to_string());
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(NetError::Io(format!("{} is not a file", path.display())));
+        }
+        if meta.len() > FILE_SIZE as u64 {
+            return Err(NetError::Size {
+                found: usize::try_from(meta.len()).unwrap_or(usize::MAX),
+                expected: FILE_SIZE,
+            });
+        }
+        let mut bytes = Vec::with_capacity(FILE_SIZE);
+        std::fs::File::open(path)
+            .map_err(io)?
+            .take(FILE_SIZE as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
