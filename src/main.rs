@@ -76,10 +76,7 @@ fn run_uci(config: Option<std::path::PathBuf>) -> ExitCode {
     let file = config.or_else(|| std::env::var_os("LAZULI_SYZYGY_CONFIG").map(Into::into));
     let mut initial = Vec::new();
     if let Some(f) = file {
-        let parsed = std::fs::read_to_string(&f)
-            .map_err(|e| vec![e.to_string()])
-            .and_then(|t| lazuli::uci::config::parse(&t));
-        match parsed {
+        match lazuli::uci::config::read(&f) {
             Ok(pairs) => initial = pairs,
             Err(errors) => {
                 for e in errors {

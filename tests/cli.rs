@@ -441,3 +441,31 @@ fn speedtest_scaling_reports_medians_of_interleaved_rounds() {
     );
     let _ = std::fs::remove_file(&png);
 }
+
+/// `--syzygy-config FILE`: a settings file is applied without a word; a folder, a missing file
+/// or a device that never ends (which must not be read until memory runs out) gets one
+/// `info string error` and the engine runs on to the end of its input.
+#[test]
+fn syzygy_config_file_is_read_and_bad_ones_are_refused() {
+    let dir = std::env::temp_dir().join(format!("lazuli-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.conf");
+    std::fs::write(&good, "# settings\nSyzygyProbeDepth = 4\n").unwrap();
+    let (code, out, _) = lazuli(&["--syzygy-config", good.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("error"), "{out}");
+    let mut bad = vec![dir.clone(), dir.join("missing.conf")];
+    if cfg!(unix) {
+        bad.push("/dev/zero".into());
+    }
+    for path in bad {
+        let (code, out, _) = lazuli(&["--syzygy-config", path.to_str().unwrap()]);
+        assert_eq!(code, 0, "{}", path.display());
+        let errors = out
+            .lines()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(errors, 1, "{}: {out}", path.display());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

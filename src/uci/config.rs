@@ -2,6 +2,26 @@
 //! `Name = value` per line, names as the UCI options, `#` starts a comment. Parsed here, applied
 //! by the coordinator as `setoption`s before the first command; `setoption` overrides it.
 
+/// A settings file is a few lines; anything longer is not one.
+pub const MAX_BYTES: u64 = 1 << 20;
+
+/// The settings file at `path` read and parsed: only a regular file of at most [`MAX_BYTES`]
+/// (a FIFO or a device such as `/dev/zero` would block or never end).
+pub fn read(path: &std::path::Path) -> Result<Vec<(String, String)>, Vec<String>> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| vec![e.to_string()])?;
+    if !meta.is_file() || meta.len() > MAX_BYTES {
+        return Err(vec![format!(
+            "not a settings file (a regular file of at most {MAX_BYTES} bytes)"
+        )]);
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_BYTES).read_to_string(&mut text))
+        .map_err(|e| vec![e.to_string()])?;
+    parse(&text)
+}
+
 /// The `(name, value)` pairs of a settings file, or the lines it could not read.
 pub fn parse(text: &str) -> Result<Vec<(String, String)>, Vec<String>> {
     let mut pairs = Vec::new();
