@@ -607,62 +607,62 @@ impl Coordinator {
             }
             cfg.seconds = s as f64;
         }
+        let eval = self.eval.clone();
+        self.start_tool("speedtest", false, move |control, out| {
+            out.line(&format!(
+                "info string speedtest: {} threads, {} MiB hash, {} s",
+                cfg.threads, cfg.hash_mib, cfg.seconds
+            ));
+            let mut progress = |l: &str| out.line(&format!("info string {l}"));
+            match speedtest::run(&cfg, &eval, &control.stop, &mut progress) {
+                Ok(r) => r.lines(),
+                Err(e) => vec![format!("info string error: speedtest: {e}")],
+            }
+        });
+    }
+
+    /// Runs a tool (`work`) on a thread of its own as the running job: `stop` sets its
+    /// control's `stop`, `quit` too unless `runs_to_end`. `work` returns its closing lines,
+    /// printed with the job marked finished before the last; the coordinator then hears
+    /// `ToolDone`.
+    fn start_tool(
+        &mut self,
+        name: &str,
+        runs_to_end: bool,
+        work: impl FnOnce(&Arc<Control>, &Out) -> Vec<String> + Send + 'static,
+    ) {
         let control = Arc::new(Control::new(1, false));
-        let abort = control.clone();
+        let job = control.clone();
         let out = self.out.clone();
         let tx = self.tx.clone();
-        let eval = self.eval.clone();
         self.searching = Some(control);
-        self.runs_to_end = false;
+        self.runs_to_end = runs_to_end;
         let spawned = std::thread::Builder::new()
-            .name("lazuli-speedtest".into())
+            .name(format!("lazuli-{name}"))
             .spawn(move || {
-                out.line(&format!(
-                    "info string speedtest: {} threads, {} MiB hash, {} s",
-                    cfg.threads, cfg.hash_mib, cfg.seconds
-                ));
-                let progress = |l: &str| out.line(&format!("info string {l}"));
-                let mut progress = progress;
-                let lines = match speedtest::run(&cfg, &eval, &abort.stop, &mut progress) {
-                    Ok(r) => r.lines(),
-                    Err(e) => vec![format!("info string error: speedtest: {e}")],
-                };
-                print_last(&out, &abort, &lines);
+                let lines = work(&job, &out);
+                print_last(&out, &job, &lines);
                 let _ = tx.send(Event::ToolDone);
             });
         if spawned.is_err() {
             self.searching = None;
-            self.error("cannot start the speedtest thread");
+            self.error(format!("cannot start the {name} thread"));
         }
     }
 
-    /// `bench [depth]`: runs on its own thread, as `speedtest` does, so that `isready` is
-    /// answered meanwhile and `stop` or `quit` end it.
+    /// `bench [depth]`: runs beside the coordinator, as `speedtest` does, so that `isready` is
+    /// answered meanwhile and `stop` ends it (`quit` lets it finish).
     fn bench(&mut self, depth: Option<u32>) {
         let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
-        let control = Arc::new(Control::new(1, false));
-        let abort = control.clone();
-        let out = self.out.clone();
-        let tx = self.tx.clone();
         let eval = self.eval.clone();
-        self.searching = Some(control);
-        self.runs_to_end = true;
-        let spawned = std::thread::Builder::new()
-            .name("lazuli-bench".into())
-            .spawn(move || {
-                let line = match crate::tools::bench::run_until(depth, &eval, &abort) {
-                    Some((nodes, ms)) => {
-                        format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1))
-                    }
+        self.start_tool("bench", true, move |control, _| {
+            vec![
+                match crate::tools::bench::run_until(depth, &eval, control) {
+                    Some((nodes, ms)) => format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)),
                     None => "info string bench stopped".to_string(),
-                };
-                print_last(&out, &abort, &[line]);
-                let _ = tx.send(Event::ToolDone);
-            });
-        if spawned.is_err() {
-            self.searching = None;
-            self.error("cannot start the bench thread");
-        }
+                },
+            ]
+        });
     }
 
     fn go_perft(&mut self, depth: u32) {
@@ -670,57 +670,41 @@ impl Coordinator {
             return self.error(format!("perft depth {depth} is too deep (at most 10)"));
         }
         let board = self.board;
-        let out = self.out.clone();
-        let tx = self.tx.clone();
         let c960 = self.opts.chess960;
-        let control = Arc::new(Control::new(1, false));
-        let finished = control.clone();
-        self.searching = Some(control);
-        self.runs_to_end = true;
-        let spawned = std::thread::Builder::new()
-            .name("lazuli-perft".into())
-            .spawn(move || {
-                let start = std::time::Instant::now();
-                // As `divide`, a line per root move, but `stop` and `quit` end it.
-                let mut total = if depth == 0 { 1 } else { 0 };
-                let moves = if depth == 0 {
-                    Vec::new()
-                } else {
-                    board.legal_moves().to_vec()
+        self.start_tool("perft", true, move |control, out| {
+            let start = std::time::Instant::now();
+            // As `divide`, a line per root move, but `stop` ends it.
+            let mut total = if depth == 0 { 1 } else { 0 };
+            let moves = if depth == 0 {
+                Vec::new()
+            } else {
+                board.legal_moves().to_vec()
+            };
+            let mut counted = 0;
+            for &m in &moves {
+                let Some(n) = perft_until(&board.make_move(m), depth - 1, &control.stop) else {
+                    break;
                 };
-                let mut counted = 0;
-                for &m in &moves {
-                    let Some(n) = perft_until(&board.make_move(m), depth - 1, &finished.stop)
-                    else {
-                        break;
-                    };
-                    out.line(&format!("{}: {n}", m.to_uci(c960)));
-                    total += n;
-                    counted += 1;
-                }
-                let ms = start.elapsed().as_millis() as u64;
-                let lines = if counted < moves.len() {
-                    vec![format!(
-                        "info string perft stopped after {counted} of {} moves",
-                        moves.len()
-                    )]
-                } else {
-                    vec![
-                        String::new(),
-                        format!("Nodes searched: {total}"),
-                        format!(
-                            "info string perft time {ms} ms, {} nps",
-                            total * 1000 / ms.max(1)
-                        ),
-                    ]
-                };
-                print_last(&out, &finished, &lines);
-                let _ = tx.send(Event::ToolDone);
-            });
-        if spawned.is_err() {
-            self.searching = None;
-            self.error("cannot start the perft thread");
-        }
+                out.line(&format!("{}: {n}", m.to_uci(c960)));
+                total += n;
+                counted += 1;
+            }
+            if counted < moves.len() {
+                return vec![format!(
+                    "info string perft stopped after {counted} of {} moves",
+                    moves.len()
+                )];
+            }
+            let ms = start.elapsed().as_millis() as u64;
+            vec![
+                String::new(),
+                format!("Nodes searched: {total}"),
+                format!(
+                    "info string perft time {ms} ms, {} nps",
+                    total * 1000 / ms.max(1)
+                ),
+            ]
+        });
     }
 }
 
