@@ -272,7 +272,7 @@ impl Coordinator {
                 return;
             };
             if !self.apply(&l, at) {
-                // A queued `quit` (the queue only ever holds lines that arrived before it).
+                // Only `quit` makes `apply` say so, and it is never queued; stop all the same.
                 self.queued.clear();
             }
         }
