@@ -21,7 +21,7 @@ pub fn perft(b: &Board, depth: u32) -> u64 {
 }
 
 /// [`perft`] that gives up (`None`) once `stop` is set, for perft inside the UCI engine, where
-/// `stop` and `quit` must end even `go perft 10`. The flag is read at nodes with three or more
+/// `stop` must end even `go perft 10`. The flag is read at nodes with three or more
 /// plies below them, each of which takes well under a millisecond.
 pub fn perft_until(b: &Board, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth < 3 {

@@ -78,7 +78,7 @@ pub fn run_with(depth: u32, eval: &Evaluator) -> (u64, u64) {
     run_until(depth, eval, &Arc::new(Control::new(1, false))).unwrap_or((0, 0))
 }
 
-/// [`run_with`] under `control`, for the UCI command, whose `stop` and `quit` must end even
+/// [`run_with`] under `control`, for the UCI command, whose `stop` must end even
 /// `bench 60`: every search runs under it, and once its `stop` is set the search in progress
 /// ends and the result is `None`.
 pub fn run_until(depth: u32, eval: &Evaluator, control: &Arc<Control>) -> Option<(u64, u64)> {
