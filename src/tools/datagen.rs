@@ -23,7 +23,6 @@ use crate::tools::data;
 use crate::tt::Table;
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 /// A score both sides must agree on for `WIN_PLIES` plies to end the game as a win.
@@ -396,6 +395,46 @@ impl Totals {
     }
 }
 
+/// A player with `config`'s limits and evaluation.
+fn new_player(config: &Config, tb: Option<Arc<Prober>>) -> Result<Player, String> {
+    let mut p = Player::new(config.nodes, config.hash_mib, tb, config.eval.clone())?;
+    p.soft_nodes = config.soft_nodes;
+    Ok(p)
+}
+
+/// How many of a run's `games` thread `id` of `threads` plays: an even share, fixed before the
+/// run, so that the run holds the same games whichever thread is faster (with a shared count,
+/// a faster thread took more of them, and a run capped by `--games` changed with the timing).
+fn thread_share(games: u64, threads: u64, id: u64) -> u64 {
+    games / threads + u64::from(id < games % threads)
+}
+
+/// The games thread `id` of a run plays, in order: openings from its own random stream (from
+/// the run's seed and `id`), each one the first search scores as decided skipped. `player`
+/// keeps its state from game to game, so a thread's games depend only on the seed and `id`.
+fn thread_games<'a>(
+    config: &'a Config,
+    player: &'a mut Player,
+    id: usize,
+) -> impl Iterator<Item = data::Game> + 'a {
+    let mut rng = Rng::new(config.seed.wrapping_mul(1000).wrapping_add(id as u64));
+    std::iter::from_fn(move || {
+        loop {
+            let Some(start) = opening(
+                &config.book,
+                config.random_plies,
+                config.chess960_percent,
+                &mut rng,
+            ) else {
+                continue;
+            };
+            if let Some(game) = player.play(&start, config.max_opening_eval) {
+                return Some(game);
+            }
+        }
+    })
+}
+
 /// Plays `config.games` games on `config.threads` threads and writes their positions to `out`
 /// as each game ends; `progress` is called after every game written with the totals and the
 /// seconds since the start.
@@ -405,19 +444,11 @@ pub fn run(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(&Totals, f64),
 ) -> Result<Totals, String> {
-    let started = AtomicU64::new(0);
     let (tx, rx) = crossbeam_channel::bounded::<data::Game>(64);
     let threads = config.threads.max(1);
     let mut players = Vec::new();
     for _ in 0..threads {
-        let mut p = Player::new(
-            config.nodes,
-            config.hash_mib,
-            tb.clone(),
-            config.eval.clone(),
-        )?;
-        p.soft_nodes = config.soft_nodes;
-        players.push(p);
+        players.push(new_player(config, tb.clone())?);
     }
     let clock = Instant::now();
     let mut totals = Totals::default();
@@ -425,24 +456,10 @@ pub fn run(
     std::thread::scope(|s| {
         for (id, mut player) in players.into_iter().enumerate() {
             let tx = tx.clone();
-            let started = &started;
             s.spawn(move || {
-                let mut rng = Rng::new(config.seed.wrapping_mul(1000).wrapping_add(id as u64));
-                loop {
-                    let Some(start) = opening(
-                        &config.book,
-                        config.random_plies,
-                        config.chess960_percent,
-                        &mut rng,
-                    ) else {
-                        continue;
-                    };
-                    // Claim a game only once the opening is playable, so that the count is
-                    // exact.
-                    let Some(game) = player.play(&start, config.max_opening_eval) else {
-                        continue;
-                    };
-                    if started.fetch_add(1, Relaxed) >= config.games || tx.send(game).is_err() {
+                let share = thread_share(config.games, threads as u64, id as u64);
+                for game in thread_games(config, &mut player, id).take(share as usize) {
+                    if tx.send(game).is_err() {
                         return;
                     }
                 }
@@ -516,7 +533,8 @@ pub struct Args {
     /// Percent of the games that start from a random Chess960 position (not with --book)
     #[arg(long, default_value_t = 0, value_name = "PERCENT", value_parser = clap::value_parser!(u64).range(0..=100))]
     pub chess960: u64,
-    /// Seed (a run is deterministic for a seed and thread count)
+    /// Seed (a run's games are fixed by the seed and thread count; with several threads their
+    /// order in the file is not)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Syzygy directories, ':'-separated, for adjudication
@@ -836,6 +854,48 @@ mod tests {
             assert!(score.abs() < DECISIVE_BOUND);
             assert!(["1.0", "0.5", "0.0"].contains(&parts[2]), "{line}");
         }
+    }
+
+    #[test]
+    fn a_run_on_several_threads_holds_each_threads_share_of_its_own_games() {
+        for (games, threads) in [(5, 2), (7, 3), (2, 4), (1000, 7)] {
+            let shares: Vec<u64> = (0..threads)
+                .map(|id| thread_share(games, threads, id))
+                .collect();
+            assert_eq!(shares.iter().sum::<u64>(), games);
+            assert!(shares.iter().max().unwrap() - shares.iter().min().unwrap() <= 1);
+        }
+        let config = Config {
+            games: 5,
+            nodes: 300,
+            threads: 2,
+            seed: 9,
+            ..Config::default()
+        };
+        let encode = |g: data::Game| {
+            let mut b = Vec::new();
+            g.write(&mut b).unwrap();
+            b
+        };
+        let mut out = Vec::new();
+        let totals = run(&config, None, &mut out, &mut |_: &Totals, _| {}).unwrap();
+        assert_eq!(totals.games, 5);
+        let mut got = Vec::new();
+        data::for_each_game(&mut &out[..], |g| got.push(encode(g))).unwrap();
+        // Thread 0 plays three and thread 1 two, each the first of its own stream, whichever
+        // thread is faster.
+        let mut want = Vec::new();
+        for (id, share) in [(0, 3), (1, 2)] {
+            let mut player = new_player(&config, None).unwrap();
+            want.extend(
+                thread_games(&config, &mut player, id)
+                    .take(share)
+                    .map(encode),
+            );
+        }
+        got.sort();
+        want.sort();
+        assert_eq!(got, want);
     }
 
     #[test]
