@@ -394,6 +394,11 @@ pub struct Config {
     /// (straight-through), so they move until the written network improves. The logged
     /// validation loss is then the written network's.
     pub qat: bool,
+    /// King-bucket factoriser: `Some(r)` adds shared piece-square weights, one row per
+    /// piece-square for every king bucket, learnt from every bucket's positions; each
+    /// bucket's own rows then learn the difference at `r` times the learning rate
+    /// ([`Shared`]).
+    pub factor: Option<f32>,
 }
 
 impl Default for Config {
@@ -409,6 +414,30 @@ impl Default for Config {
             seed: 1,
             save_every: 0,
             qat: false,
+            factor: None,
+        }
+    }
+}
+
+/// The factoriser's shared piece-square weights and their AdamW state (`Config::factor`).
+/// The network's feature-transformer rows stay the effective weights (bucket's own part plus
+/// the shared part), so the forward pass, the gradient and the written file are unchanged: the
+/// gradient of a shared row is the sum of its rows' gradients over the king buckets, and its
+/// AdamW step is added to every bucket's row. The shared rows start at zero, so a fine-tune
+/// starts from its `--init` network exactly.
+pub struct Shared {
+    p: Vec<f32>,
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Shared {
+    fn new() -> Shared {
+        let n = nnue::PIECE_SQUARES * HIDDEN;
+        Shared {
+            p: vec![0.0; n],
+            m: vec![0.0; n],
+            v: vec![0.0; n],
         }
     }
 }
@@ -422,6 +451,8 @@ pub struct Trainer {
     pub step: u64,
     /// Epochs done.
     pub epoch: usize,
+    /// The factoriser's state, when `Config::factor` is set (made at the first step).
+    pub shared: Option<Shared>,
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"LZCKPT\x00\x01";
@@ -434,6 +465,7 @@ impl Trainer {
             v: vec![0.0; PARAMS],
             step: 0,
             epoch: 0,
+            shared: None,
         }
     }
 
@@ -478,6 +510,7 @@ impl Trainer {
             v: floats[2 * PARAMS..].to_vec(),
             epoch: u64_at(16) as usize,
             step: u64_at(24),
+            shared: None,
         })
     }
 
@@ -523,14 +556,37 @@ impl Trainer {
         let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
         let c1 = 1.0 - b1.powi(self.step.min(1 << 20) as i32);
         let c2 = 1.0 - b2.powi(self.step.min(1 << 20) as i32);
-        let state = self.m.iter_mut().zip(self.v.iter_mut());
-        for ((p, g), (m, v)) in self.net.p.iter_mut().zip(&grad).zip(state) {
-            let g = g / n;
+        let adam = |p: &mut f32, g: f32, m: &mut f32, v: &mut f32, lr: f32| {
             *m = b1 * *m + (1.0 - b1) * g;
             *v = b2 * *v + (1.0 - b2) * g * g;
-            let update = (*m / c1) / ((*v / c2).sqrt() + eps);
-            *p -= lr * (update + cfg.weight_decay * *p);
+            let step = lr * ((*m / c1) / ((*v / c2).sqrt() + eps) + cfg.weight_decay * *p);
+            *p -= step;
+            step
+        };
+        let state = self.m.iter_mut().zip(self.v.iter_mut());
+        for (i, ((p, g), (m, v))) in self.net.p.iter_mut().zip(&grad).zip(state).enumerate() {
+            let rate = match cfg.factor {
+                Some(r) if (FT_W..FT_B).contains(&i) => lr * r,
+                _ => lr,
+            };
+            adam(p, g / n, m, v, rate);
             *p = p.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        }
+        if cfg.factor.is_some() {
+            let shared = self.shared.get_or_insert_with(Shared::new);
+            let ps = nnue::PIECE_SQUARES;
+            for f in 0..ps {
+                for h in 0..HIDDEN {
+                    let rows = (0..nnue::KING_BUCKETS).map(|b| FT_W + (b * ps + f) * HIDDEN + h);
+                    let g: f32 = rows.clone().map(|i| grad[i]).sum();
+                    let j = f * HIDDEN + h;
+                    let (p, m, v) = (&mut shared.p[j], &mut shared.m[j], &mut shared.v[j]);
+                    let step = adam(p, g / n, m, v, lr);
+                    for i in rows {
+                        self.net.p[i] = (self.net.p[i] - step).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+                    }
+                }
+            }
         }
         loss / n
     }
@@ -728,6 +784,11 @@ pub struct Args {
     /// loss is then the written network's
     #[arg(long)]
     pub qat: bool,
+    /// King-bucket factoriser: shared piece-square weights learnt from every king bucket's
+    /// positions, added to each bucket's rows; the buckets' own rows learn the difference at
+    /// RATIO times the learning rate (the written network is the sum, as ever)
+    #[arg(long, value_name = "RATIO", value_parser = super::ranged(0.0, 1.0), conflicts_with = "resume")]
+    pub factor: Option<f64>,
     /// No progress on stderr (the per-epoch lines too)
     #[arg(long, short)]
     pub quiet: bool,
@@ -783,6 +844,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         seed: args.seed,
         save_every: args.save_every as usize,
         qat: args.qat,
+        factor: args.factor.map(|r| r as f32),
     };
     let log = super::progress::Progress::lines(args.quiet);
     let clock = Instant::now();
@@ -1078,6 +1140,63 @@ mod tests {
         // Every weight within the clip, so the quantised file loads.
         let bytes = t.net.quantise().to_bytes();
         assert!(Network::from_bytes(&bytes).is_ok());
+    }
+
+    /// The factoriser moves every king bucket's row of a piece-square by the same shared step:
+    /// at ratio 0 the buckets' own rows stand still, so the differences between buckets stay
+    /// as they started while the loss still falls; at ratio 1 the buckets also learn apart.
+    #[test]
+    fn the_factoriser_steps_every_buckets_row_together() {
+        let samples = hce_samples();
+        let start = FloatNet::random(5);
+        let ps = nnue::PIECE_SQUARES;
+        let run = |factor: Option<f32>| {
+            let cfg = Config {
+                batch: 64,
+                lr: 0.01,
+                weight_decay: 0.0,
+                lambda: 0.0,
+                threads: 2,
+                factor,
+                ..Config::default()
+            };
+            let mut t = Trainer::new(start.clone());
+            for _ in 0..20 {
+                for b in samples.chunks(cfg.batch) {
+                    t.train_batch(b, &cfg, cfg.lr);
+                }
+            }
+            t.net
+        };
+        // The largest spread, over piece-squares and hidden units, of how far the buckets'
+        // rows moved.
+        let spread = |net: &FloatNet| {
+            let mut worst = 0.0f32;
+            for f in 0..ps * HIDDEN {
+                let moves = (0..nnue::KING_BUCKETS).map(|b| {
+                    let i = FT_W + b * ps * HIDDEN + f;
+                    net.p[i] - start.p[i]
+                });
+                let (lo, hi) = moves.fold((f32::MAX, f32::MIN), |(l, h), x| (l.min(x), h.max(x)));
+                worst = worst.max(hi - lo);
+            }
+            worst
+        };
+        let before = start.loss(&samples, 0.0, 2);
+        let tied = run(Some(0.0));
+        assert!(tied.loss(&samples, 0.0, 2) < before * 0.7);
+        assert!(spread(&tied) < 1e-5, "spread {}", spread(&tied));
+        let moved = |net: &FloatNet| {
+            net.p[FT_W..FT_B]
+                .iter()
+                .zip(&start.p[FT_W..FT_B])
+                .any(|(a, b)| (a - b).abs() > 1e-3)
+        };
+        assert!(moved(&tied));
+        if nnue::KING_BUCKETS > 1 {
+            assert!(spread(&run(Some(1.0))) > 1e-3);
+            assert!(spread(&run(None)) > 1e-3);
+        }
     }
 
     #[test]
