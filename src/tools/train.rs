@@ -397,7 +397,8 @@ pub struct Config {
     /// King-bucket factoriser: `Some(r)` adds shared piece-square weights, one row per
     /// piece-square for every king bucket, learnt from every bucket's positions; each
     /// bucket's own rows then learn the difference at `r` times the learning rate
-    /// ([`Shared`]).
+    /// ([`Shared`]). Weight decay acts on the summed rows at that rate, and on the shared
+    /// rows at the full rate.
     pub factor: Option<f32>,
 }
 
