@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""How well networks predict game results and search scores, each at its own fitted scale.
+
+  scripts/result_fit.py ENGINE TEXT[,TEXT2...] NET.nnue [NET.nnue...]
+
+TEXT: test positions as `lazuli data text` writes them, '<FEN> | <score> | <result>' (white's
+view; `lazuli data text gen-test.viri > test.txt`). Each network's static evaluation of every
+position comes from ENGINE's UCI `eval` with `EvalFile` set, converted to the trainer's units
+(centipawns at output scale 400, whatever scale the file's header says). Per network:
+
+  result(fit)  min over k of mean (sigmoid(k * cp / 400) - result)^2, and that k
+  result(k=1)  the same at k = 1, the trainer's lambda-1 loss
+  score        mean (sigmoid(cp / 400) - sigmoid(score / 400))^2, the lambda-0 loss
+
+Why a fitted k: training with more weight on the result stretches a network's output, and the
+result-only loss at k = 1 rewards a wider scale by itself, so it cannot compare networks
+trained at different lambdas (nets/README.md, 2026-12-06). The search never sees the scale
+either: `lazuli net --scale` sets it. With k fitted, what is left is how well the network
+orders positions by their outcome.
+
+Every network after the first gets its difference from the first in % with a 95% interval
+from a paired bootstrap over blocks of 128 consecutive positions (a game is ~90), k held at
+each network's full-sample fit. numpy is the only dependency.
+"""
+import subprocess
+import sys
+
+import numpy as np
+
+BLOCK = 128
+RESAMPLES = 400
+
+
+def read_text(paths):
+    fens, scores, results = [], [], []
+    for p in paths:
+        with open(p) as f:
+            for line in f:
+                parts = line.rstrip("\n").split(" | ")
+                if len(parts) != 3:
+                    continue
+                try:
+                    score, result = float(parts[1]), float(parts[2])
+                except ValueError:
+                    continue
+                fens.append(parts[0])
+                scores.append(score)
+                results.append(result)
+    return fens, np.array(scores), np.array(results)
+
+
+def file_scale(net):
+    with open(net, "rb") as f:
+        head = f.read(32)
+    if len(head) < 32 or not head.startswith(b"LZNNUE"):
+        sys.exit(f"{net}: not a Lazuli network file")
+    return int.from_bytes(head[24:28], "little")
+
+
+def evals(engine, net, fens):
+    """White's-view static evals of `fens` in the trainer's units (output scale 400)."""
+    scale = file_scale(net)
+    inp = [f"setoption name EvalFile value {net}"]
+    for fen in fens:
+        inp += [f"position fen {fen}", "eval"]
+    inp.append("quit")
+    out = subprocess.run([engine], input="\n".join(inp) + "\n", capture_output=True, text=True).stdout
+    if "info string evaluation: network from EvalFile" not in out:
+        first = out.splitlines()[0] if out else "no output"
+        sys.exit(f"{net}: {engine} did not load it: {first}")
+    vals = [float(line.split(",")[1].split()[0]) for line in out.splitlines() if line.startswith("info string eval ")]
+    if len(vals) != len(fens):
+        sys.exit(f"{net}: {len(vals)} evals for {len(fens)} positions")
+    return np.array(vals) * 400.0 / scale
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def fit_k(cp, results, lo=0.2, hi=5.0):
+    """Golden-section search for the k minimising the result loss (it is unimodal in k)."""
+    loss = lambda k: np.mean((sigmoid(k * cp / 400) - results) ** 2)  # noqa: E731
+    g = (5**0.5 - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = loss(c), loss(d)
+    while b - a > 1e-4:
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = loss(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = loss(d)
+    return (a + b) / 2
+
+
+def main():
+    if len(sys.argv) < 4:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    engine, texts, nets = sys.argv[1], sys.argv[2].split(","), sys.argv[3:]
+    fens, scores, results = read_text(texts)
+    if not fens:
+        sys.exit("no test positions read")
+    n = len(fens)
+    blocks = np.arange(n) // BLOCK
+    nb = int(blocks.max()) + 1
+    counts = np.bincount(blocks, minlength=nb)
+    rng = np.random.default_rng(1)
+    boot = [rng.integers(0, nb, nb) for _ in range(RESAMPLES)]
+    print(f"{n} positions from {', '.join(texts)}")
+    base = None
+    for net in nets:
+        cp = evals(engine, net, fens)
+        k = fit_k(cp, results)
+        err_fit = (sigmoid(k * cp / 400) - results) ** 2
+        err_k1 = (sigmoid(cp / 400) - results) ** 2
+        err_score = (sigmoid(cp / 400) - sigmoid(scores / 400)) ** 2
+        line = (
+            f"{net}: k {k:.3f} result(fit) {err_fit.mean():.6f} result(k=1) {err_k1.mean():.6f}"
+            f" score {err_score.mean():.6f}"
+        )
+        sums = [np.bincount(blocks, weights=e, minlength=nb) for e in (err_fit, err_score)]
+        if base is None:
+            base = sums
+        else:
+            for name, s, s0 in zip(("result(fit)", "score"), sums, base):
+                mean0 = s0.sum() / n
+                d = s - s0
+                diffs = [d[b].sum() / counts[b].sum() / mean0 * 100 for b in boot]
+                lo, hi = np.percentile(diffs, [2.5, 97.5])
+                line += f" | {name} {d.sum() / s0.sum() * 100:+.2f}% [{lo:+.2f}, {hi:+.2f}]"
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
