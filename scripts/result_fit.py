@@ -50,8 +50,11 @@ def read_text(paths):
 
 
 def file_scale(net):
-    with open(net, "rb") as f:
-        head = f.read(32)
+    try:
+        with open(net, "rb") as f:
+            head = f.read(32)
+    except OSError as e:
+        sys.exit(f"{net}: {e}")
     if len(head) < 32 or not head.startswith(b"LZNNUE"):
         sys.exit(f"{net}: not a Lazuli network file")
     return int.from_bytes(head[24:28], "little")
