@@ -2,6 +2,7 @@
 """How well networks predict game results and search scores, each at its own fitted scale.
 
   scripts/result_fit.py ENGINE TEXT[,TEXT2...] NET.nnue [NET.nnue...]
+  scripts/result_fit.py --selftest
 
 TEXT: test positions as `lazuli data text` writes them, '<FEN> | <score> | <result>' (white's
 view; `lazuli data text gen-test.viri > test.txt`). Each network's static evaluation of every
@@ -100,7 +101,21 @@ def fit_k(cp, results, lo=0.2, hi=5.0):
     return (a + b) / 2
 
 
+def selftest():
+    """fit_k recovers the k that generated synthetic results."""
+    rng = np.random.default_rng(7)
+    cp = rng.normal(0, 300, 200_000)
+    for k in (0.7, 2.1, 3.5):
+        results = (rng.random(cp.size) < sigmoid(k * cp / 400)).astype(float)
+        got = fit_k(cp, results)
+        assert abs(got - k) < 0.05 * k, f"fit_k gave {got:.3f} for k = {k}"
+    print("selftest passed")
+    return 0
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        return selftest()
     if len(sys.argv) < 4:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
