@@ -34,6 +34,11 @@ def evals(engine, evalfile, fens):
     lines.append("quit")
     out = subprocess.run([engine], input="\n".join(lines) + "\n", capture_output=True,
                          text=True, timeout=600).stdout
+    # A file the engine refuses leaves the previous evaluation in place: scoring that instead
+    # would be silently wrong.
+    refused = next((l for l in out.splitlines() if l.startswith("info string error: EvalFile")), None)
+    if refused:
+        sys.exit(f"{evalfile}: {engine} did not load it: {refused}")
     vals = [int(m.group(1)) for m in re.finditer(r"eval -?\d+ cp \(side to move\), (-?\d+) cp \(white\)", out)]
     if len(vals) != len(fens):
         sys.exit(f"{evalfile}: {len(vals)} evaluations for {len(fens)} positions")

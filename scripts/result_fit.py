@@ -6,8 +6,9 @@
 
 TEXT: test positions as `lazuli data text` writes them, '<FEN> | <score> | <result>' (white's
 view; `lazuli data text gen-test.viri > test.txt`). Each network's static evaluation of every
-position comes from ENGINE's UCI `eval` with `EvalFile` set, converted to the trainer's units
-(centipawns at output scale 400, whatever scale the file's header says). Per network:
+position comes from ENGINE's UCI `eval` with `EvalFile` set (read by eval_scale.py's `evals`),
+converted to the trainer's units (centipawns at output scale 400, whatever scale the file's
+header says). Per network:
 
   result(fit)  min over k of mean (sigmoid(k * cp / 400) - result)^2, and that k
   result(k=1)  the same at k = 1, the trainer's lambda-1 loss
@@ -23,10 +24,13 @@ Every network after the first gets its difference from the first in % with a 95%
 from a paired bootstrap over blocks of 128 consecutive positions (a game is ~90), k held at
 each network's full-sample fit. numpy is the only dependency.
 """
-import subprocess
+import os
 import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from eval_scale import evals as uci_evals, header_scale  # noqa: E402
 
 BLOCK = 128
 RESAMPLES = 400
@@ -50,32 +54,12 @@ def read_text(paths):
     return fens, np.array(scores), np.array(results)
 
 
-def file_scale(net):
-    try:
-        with open(net, "rb") as f:
-            head = f.read(32)
-    except OSError as e:
-        sys.exit(f"{net}: {e}")
-    if len(head) < 32 or not head.startswith(b"LZNNUE"):
-        sys.exit(f"{net}: not a Lazuli network file")
-    return int.from_bytes(head[24:28], "little")
-
-
 def evals(engine, net, fens):
     """White's-view static evals of `fens` in the trainer's units (output scale 400)."""
-    scale = file_scale(net)
-    inp = [f"setoption name EvalFile value {net}"]
-    for fen in fens:
-        inp += [f"position fen {fen}", "eval"]
-    inp.append("quit")
-    out = subprocess.run([engine], input="\n".join(inp) + "\n", capture_output=True, text=True).stdout
-    if "info string evaluation: network from EvalFile" not in out:
-        first = out.splitlines()[0] if out else "no output"
-        sys.exit(f"{net}: {engine} did not load it: {first}")
-    vals = [float(line.split(",")[1].split()[0]) for line in out.splitlines() if line.startswith("info string eval ")]
-    if len(vals) != len(fens):
-        sys.exit(f"{net}: {len(vals)} evals for {len(fens)} positions")
-    return np.array(vals) * 400.0 / scale
+    scale = header_scale(net)
+    if scale is None:
+        sys.exit(f"{net}: cannot read it as a Lazuli network file")
+    return np.array(uci_evals(engine, net, fens), dtype=float) * 400.0 / scale
 
 
 def sigmoid(x):
