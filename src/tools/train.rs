@@ -6,8 +6,10 @@
 //! applied by AdamW (decoupled weight decay) with a cosine learning-rate decay. Weights are
 //! clipped to `nnue::WEIGHT_CLIP` after every step so the quantised network cannot overflow.
 //!
-//! Target: `lambda * result + (1 - lambda) * sigmoid(score / SCALE)`, both from the side to
-//! move's point of view; loss: mean squared error of `sigmoid(output)` against it. The input
+//! Target: `lambda * result + (1 - lambda) * sigmoid(score / score_scale)`, both from the side
+//! to move's point of view; loss: mean squared error of `sigmoid(output / out_scale)` against
+//! it, the output in centipawns at the trainer's `SCALE` ([`Target`]; both scales are 400
+//! unless told). The input
 //! encoding is `nnue::feature`, the one the engine uses.
 //!
 //! Why not `acyclib` (bullet's ML library on crates.io): tried first, as the NNUE issue asks, in
@@ -81,9 +83,33 @@ impl Sample {
         m
     }
 
-    fn target(&self, lambda: f32) -> f32 {
+    fn target(&self, t: Target) -> f32 {
         let wdl = self.result as f32 / 2.0;
-        lambda * wdl + (1.0 - lambda) * sigmoid(self.score as f32 / SCALE as f32)
+        t.lambda * wdl + (1.0 - t.lambda) * sigmoid(self.score as f32 / t.score_scale)
+    }
+}
+
+/// What the network learns and how its output is read as an expected score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Target {
+    /// Weight of the game result; the rest is the search score's.
+    pub lambda: f32,
+    /// The search score's centipawns per unit of the sigmoid: `sigmoid(score / score_scale)`
+    /// is the score's share of the target.
+    pub score_scale: f32,
+    /// The network output's centipawns (at the trainer's `SCALE`) per unit of the sigmoid.
+    pub out_scale: f32,
+}
+
+impl Target {
+    /// `lambda` with both scales at `SCALE`: the trainer's frame, where an output of `x`
+    /// centipawns is fitted to a score of `x`.
+    pub fn new(lambda: f32) -> Target {
+        Target {
+            lambda,
+            score_scale: SCALE as f32,
+            out_scale: SCALE as f32,
+        }
     }
 }
 
@@ -188,12 +214,12 @@ impl Dataset {
 
 /// The loss of a fixed evaluation (centipawns for the side to move) on `samples`: the
 /// baseline a network has to beat.
-pub fn eval_loss(samples: &[Sample], evals: &[i16], lambda: f32) -> f64 {
+pub fn eval_loss(samples: &[Sample], evals: &[i16], t: Target) -> f64 {
     let total: f64 = samples
         .iter()
         .zip(evals)
         .map(|(s, &e)| {
-            let err = sigmoid(e as f32 / SCALE as f32) - s.target(lambda);
+            let err = sigmoid(e as f32 / t.score_scale) - s.target(t);
             (err * err) as f64
         })
         .sum();
@@ -270,16 +296,17 @@ impl FloatNet {
 
     /// Loss of one sample; adds its gradient into `grad` when given.
     #[inline]
-    fn sample_loss(&self, s: &Sample, lambda: f32, grad: Option<&mut [f32]>) -> f32 {
+    fn sample_loss(&self, s: &Sample, t: Target, grad: Option<&mut [f32]>) -> f32 {
         let acc = self.accumulate(s);
         let b = output_bucket(s.n as usize);
+        let k = SCALE as f32 / t.out_scale;
         let out = self.output(&acc, b);
-        let pred = sigmoid(out);
-        let err = pred - s.target(lambda);
+        let pred = sigmoid(out * k);
+        let err = pred - s.target(t);
         let Some(grad) = grad else {
             return err * err;
         };
-        let g = 2.0 * err * pred * (1.0 - pred);
+        let g = 2.0 * err * pred * (1.0 - pred) * k;
         grad[OUT_B + b] += g;
         let mut d = [[0.0f32; HIDDEN]; 2];
         let w0 = OUT_W + b * 2 * HIDDEN;
@@ -313,7 +340,7 @@ impl FloatNet {
     }
 
     /// Mean loss over `samples` on `threads` threads.
-    pub fn loss(&self, samples: &[Sample], lambda: f32, threads: usize) -> f64 {
+    pub fn loss(&self, samples: &[Sample], t: Target, threads: usize) -> f64 {
         if samples.is_empty() {
             return 0.0;
         }
@@ -324,7 +351,7 @@ impl FloatNet {
                 .map(|part| {
                     s.spawn(move || {
                         part.iter()
-                            .map(|x| self.sample_loss(x, lambda, None) as f64)
+                            .map(|x| self.sample_loss(x, t, None) as f64)
                             .sum::<f64>()
                     })
                 })
@@ -384,7 +411,7 @@ pub struct Config {
     /// Learning rate at the end of the cosine decay.
     pub lr_end: f32,
     pub weight_decay: f32,
-    pub lambda: f32,
+    pub target: Target,
     pub threads: usize,
     pub seed: u64,
     /// Write a quantised network every this many epochs (0: only at the end).
@@ -410,7 +437,7 @@ impl Default for Config {
             lr: 0.001,
             lr_end: 0.00001,
             weight_decay: 0.01,
-            lambda: 0.5,
+            target: Target::new(0.5),
             threads: 1,
             seed: 1,
             save_every: 0,
@@ -534,7 +561,7 @@ impl Trainer {
                         let mut g = vec![0.0f32; PARAMS];
                         let mut loss = 0.0f32;
                         for x in part {
-                            loss += net.sample_loss(x, cfg.lambda, Some(&mut g));
+                            loss += net.sample_loss(x, cfg.target, Some(&mut g));
                         }
                         (g, loss)
                     })
@@ -653,9 +680,9 @@ pub fn run(
         trainer.epoch += 1;
         let train_loss = loss_sum / train.len().max(1) as f64;
         let val_loss = if cfg.qat {
-            trainer.net.rounded().loss(val, cfg.lambda, cfg.threads)
+            trainer.net.rounded().loss(val, cfg.target, cfg.threads)
         } else {
-            trainer.net.loss(val, cfg.lambda, cfg.threads)
+            trainer.net.loss(val, cfg.target, cfg.threads)
         };
         let lr = learning_rate(cfg, trainer.epoch as f64, cfg.epochs as f64);
         let pps = train.len() as f64 / secs;
@@ -748,9 +775,18 @@ pub struct Args {
     /// AdamW weight decay
     #[arg(long, default_value_t = 0.01, value_parser = super::ranged(0.0, 1.0))]
     pub wd: f64,
-    /// Weight of the game result in the target (the rest: sigmoid(score / 400))
+    /// Weight of the game result in the target (the rest: sigmoid(score / --score-scale))
     #[arg(long, default_value_t = 0.5, value_parser = super::ranged(0.0, 1.0))]
     pub lambda: f64,
+    /// The search score's centipawns per unit of the target's sigmoid
+    #[arg(long, default_value_t = SCALE as f64, value_parser = super::ranged(10.0, 10000.0))]
+    pub score_scale: f64,
+    /// The output's centipawns (as the trainer writes the network, at scale 400) per unit of
+    /// the sigmoid it is read through. With --score-scale S and --out-scale O a network
+    /// learns outputs O / S times the scores; a file whose header scale is H learns in the
+    /// frame of its scores with O = 400 S / H
+    #[arg(long, default_value_t = SCALE as f64, value_parser = super::ranged(10.0, 10000.0))]
+    pub out_scale: f64,
     /// Threads (default: all logical cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
@@ -837,7 +873,11 @@ pub fn command(args: Args) -> std::process::ExitCode {
         lr: args.lr as f32,
         lr_end: args.lr_end as f32,
         weight_decay: args.wd as f32,
-        lambda: args.lambda as f32,
+        target: Target {
+            lambda: args.lambda as f32,
+            score_scale: args.score_scale as f32,
+            out_scale: args.out_scale as f32,
+        },
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
             |t| t as usize,
@@ -893,7 +933,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         "training on {}, validating on {} (loss of the hand-written evaluation there: {:.6})",
         train.len(),
         val.len(),
-        eval_loss(&val, &hce, cfg.lambda)
+        eval_loss(&val, &hce, cfg.target)
     ));
     let mut trainer = Trainer::new(FloatNet::random(cfg.seed));
     if let Some(path) = &args.init {
@@ -903,7 +943,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
                 log.log(&format!(
                     "starting from {} (validation loss {:.6})",
                     path.display(),
-                    trainer.net.loss(&val, cfg.lambda, cfg.threads)
+                    trainer.net.loss(&val, cfg.target, cfg.threads)
                 ));
             }
             Err(e) => {
@@ -1008,7 +1048,7 @@ mod tests {
         let cfg = Config {
             batch: 64,
             lr: 0.01,
-            lambda: 0.0,
+            target: Target::new(0.0),
             ..Config::default()
         };
         let mut t = Trainer::new(FloatNet::random(5));
@@ -1044,7 +1084,7 @@ mod tests {
         let cfg = Config {
             batch: 64,
             lr: 0.01,
-            lambda: 0.0,
+            target: Target::new(0.0),
             ..Config::default()
         };
         let mut t = Trainer::new(FloatNet::random(9));
@@ -1087,15 +1127,15 @@ mod tests {
         let samples = hce_samples();
         let batch = &samples[..samples.len().min(256)];
         let net = FloatNet::random(5);
-        let float_loss = net.loss(batch, 0.0, 1);
-        let rounded_loss = net.rounded().loss(batch, 0.0, 1);
+        let float_loss = net.loss(batch, Target::new(0.0), 1);
+        let rounded_loss = net.rounded().loss(batch, Target::new(0.0), 1);
         assert!(
             (float_loss - rounded_loss).abs() > 1e-6,
             "float {float_loss} and rounded {rounded_loss} agree"
         );
         for qat in [false, true] {
             let cfg = Config {
-                lambda: 0.0,
+                target: Target::new(0.0),
                 threads: 2,
                 qat,
                 ..Config::default()
@@ -1121,18 +1161,18 @@ mod tests {
         let cfg = Config {
             batch: 64,
             lr: 0.01,
-            lambda: 0.0,
+            target: Target::new(0.0),
             threads: 2,
             ..Config::default()
         };
         let mut t = Trainer::new(FloatNet::random(3));
-        let before = t.net.loss(&samples, 0.0, 2);
+        let before = t.net.loss(&samples, Target::new(0.0), 2);
         for _ in 0..60 {
             for b in samples.chunks(cfg.batch) {
                 t.train_batch(b, &cfg, cfg.lr);
             }
         }
-        let after = t.net.loss(&samples, 0.0, 2);
+        let after = t.net.loss(&samples, Target::new(0.0), 2);
         assert!(after < before * 0.5, "loss {before} -> {after}");
         let r = Trainer::from_checkpoint(&t.checkpoint()).unwrap();
         assert_eq!(r.net.p, t.net.p);
@@ -1156,7 +1196,7 @@ mod tests {
                 batch: 64,
                 lr: 0.01,
                 weight_decay: 0.0,
-                lambda: 0.0,
+                target: Target::new(0.0),
                 threads: 2,
                 factor,
                 ..Config::default()
@@ -1183,9 +1223,9 @@ mod tests {
             }
             worst
         };
-        let before = start.loss(&samples, 0.0, 2);
+        let before = start.loss(&samples, Target::new(0.0), 2);
         let tied = run(Some(0.0));
-        assert!(tied.loss(&samples, 0.0, 2) < before * 0.7);
+        assert!(tied.loss(&samples, Target::new(0.0), 2) < before * 0.7);
         assert!(spread(&tied) < 1e-5, "spread {}", spread(&tied));
         let moved = |net: &FloatNet| {
             net.p[FT_W..FT_B]
@@ -1198,6 +1238,45 @@ mod tests {
             assert!(spread(&run(Some(1.0))) > 1e-3);
             assert!(spread(&run(None)) > 1e-3);
         }
+    }
+
+    /// With the score alone in the target, a network is fitted where its output is
+    /// `out_scale / score_scale` times the score: there the loss and its gradient vanish, and
+    /// an output at the score itself (the fit of the default scales) is off.
+    #[test]
+    fn the_scales_set_where_a_score_is_fitted() {
+        let b = Board::from_fen(FENS[0], false).unwrap();
+        let s = Sample::new(&b, 150, 0.5);
+        let score = s.score as f32;
+        let t = Target {
+            lambda: 0.0,
+            score_scale: 125.0,
+            out_scale: 181.0,
+        };
+        // A network whose output is its output bias alone (centipawns / SCALE).
+        let with_output = |cp: f32| {
+            let mut net = FloatNet {
+                p: vec![0.0; PARAMS],
+            };
+            for o in &mut net.p[OUT_B..] {
+                *o = cp / SCALE as f32;
+            }
+            net
+        };
+        let grad_at = |cp: f32, t: Target| {
+            let mut g = vec![0.0f32; PARAMS];
+            let loss = with_output(cp).sample_loss(&s, t, Some(&mut g));
+            (loss, g[OUT_B + output_bucket(s.n as usize)])
+        };
+        let (loss, g) = grad_at(score * 181.0 / 125.0, t);
+        assert!(loss < 1e-12 && g.abs() < 1e-6, "{loss} {g}");
+        let (loss, g) = grad_at(score, t);
+        assert!(
+            loss > 1e-4 && g < 0.0,
+            "an output below the fit is pushed up: {loss} {g}"
+        );
+        let (loss, g) = grad_at(score, Target::new(0.0));
+        assert!(loss < 1e-12 && g.abs() < 1e-6, "{loss} {g}");
     }
 
     #[test]
