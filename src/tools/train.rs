@@ -9,8 +9,7 @@
 //! Target: `lambda * result + (1 - lambda) * sigmoid(score / score_scale)`, both from the side
 //! to move's point of view; loss: mean squared error of `sigmoid(output / out_scale)` against
 //! it, the output in centipawns at the trainer's `SCALE` ([`Target`]; both scales are 400
-//! unless told). The input
-//! encoding is `nnue::feature`, the one the engine uses.
+//! unless told). The input encoding is `nnue::feature`, the one the engine uses.
 //!
 //! Why not `acyclib` (bullet's ML library on crates.io): tried first, as the NNUE issue asks, in
 //! a scratch project with this architecture (768 -> 128) x 2 -> 1 SCReLU, AdamW, batch 16,384,
