@@ -9,7 +9,9 @@
 //! Target: `lambda * result + (1 - lambda) * sigmoid(score / score_scale)`, both from the side
 //! to move's point of view; loss: mean squared error of `sigmoid(output / out_scale)` against
 //! it, the output in centipawns at the trainer's `SCALE` ([`Target`]; both scales are 400
-//! unless told). The input encoding is `nnue::feature`, the one the engine uses.
+//! unless told, the output's following the header of a network it starts from). The network
+//! is written at the header scale where its output reads in the scores' centipawns. The input
+//! encoding is `nnue::feature`, the one the engine uses.
 //!
 //! Why not `acyclib` (bullet's ML library on crates.io): tried first, as the NNUE issue asks, in
 //! a scratch project with this architecture (768 -> 128) x 2 -> 1 SCReLU, AdamW, batch 16,384,
@@ -100,6 +102,13 @@ pub struct Target {
     pub out_scale: f32,
 }
 
+/// The `--out-scale` that keeps the frame of a network whose header scale is `header`: its
+/// outputs (at `SCALE`) are `SCALE / header` times its centipawns, and fitted to scores on
+/// `score_scale` they stay so. Without a network, the trainer's own frame (header `SCALE`).
+pub fn out_scale_for(score_scale: f64, header: Option<i32>) -> f64 {
+    score_scale * SCALE as f64 / header.unwrap_or(SCALE) as f64
+}
+
 impl Target {
     /// `lambda` with both scales at `SCALE`: the trainer's frame, where an output of `x`
     /// centipawns is fitted to a score of `x`.
@@ -109,6 +118,12 @@ impl Target {
             score_scale: SCALE as f32,
             out_scale: SCALE as f32,
         }
+    }
+
+    /// The header scale of a network trained on this target: the one at which its output reads
+    /// in the score's centipawns (`SCALE * score_scale / out_scale`).
+    pub fn header_scale(&self) -> f64 {
+        SCALE as f64 * self.score_scale as f64 / self.out_scale as f64
     }
 }
 
@@ -365,7 +380,7 @@ impl FloatNet {
     /// lost between machines, a network keeps what its predecessor learnt from data that no
     /// longer exists. The file's output scale is not applied: `lazuli net --scale` changes only
     /// the header, a choice for the search's margins, and the weights are the ones the trainer
-    /// wrote in its own frame (`SCALE`), where training goes on. Measured on candidate 17
+    /// wrote (`lazuli train` reads the header into its target instead). Measured on candidate 17
     /// (nets/README, candidate 18): starting from its file at scale 270 with the output layer
     /// shrunk to 270 / 400, the held-out loss was 0.009583 before and 0.007989 after 4 epochs;
     /// from the same weights as written, 0.008427 and 0.007887.
@@ -655,6 +670,12 @@ pub fn run(
     }
     let batches = train.len().div_ceil(cfg.batch).max(1);
     let mut batch = Vec::with_capacity(cfg.batch);
+    // The file, at the header scale where its output reads in the scores' centipawns.
+    let written = |trainer: &Trainer| {
+        let mut net = trainer.net.quantise();
+        net.scale = cfg.target.header_scale().round() as i32;
+        net.to_bytes()
+    };
     while trainer.epoch < cfg.epochs {
         shuffle(&mut order, &mut rng);
         let clock = Instant::now();
@@ -701,10 +722,10 @@ pub fn run(
         }
         if cfg.save_every > 0 && trainer.epoch.is_multiple_of(cfg.save_every) {
             let name = format!("epoch-{}.nnue", trainer.epoch);
-            write_atomic(&dir.join(name), &trainer.net.quantise().to_bytes())?;
+            write_atomic(&dir.join(name), &written(trainer))?;
         }
     }
-    write_atomic(&dir.join("net.nnue"), &trainer.net.quantise().to_bytes())?;
+    write_atomic(&dir.join("net.nnue"), &written(trainer))?;
     Ok(())
 }
 
@@ -780,12 +801,13 @@ pub struct Args {
     /// The search score's centipawns per unit of the target's sigmoid
     #[arg(long, default_value_t = SCALE as f64, value_parser = super::ranged(10.0, 10000.0))]
     pub score_scale: f64,
-    /// The output's centipawns (as the trainer writes the network, at scale 400) per unit of
-    /// the sigmoid it is read through. With --score-scale S and --out-scale O a network
-    /// learns outputs O / S times the scores; a file whose header scale is H learns in the
-    /// frame of its scores with O = 400 S / H
-    #[arg(long, default_value_t = SCALE as f64, value_parser = super::ranged(10.0, 10000.0))]
-    pub out_scale: f64,
+    /// The output's centipawns (at the trainer's scale, 400) per unit of the sigmoid it is
+    /// read through. With --score-scale S and --out-scale O a network learns outputs O / S
+    /// times the scores, and is written with header scale 400 S / O, where it reads in the
+    /// scores' centipawns. Default: the frame of --init's network (O = 400 S / its header
+    /// scale), else O = S
+    #[arg(long, value_parser = super::ranged(10.0, 10000.0))]
+    pub out_scale: Option<f64>,
     /// Threads (default: all logical cores)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub threads: Option<u64>,
@@ -808,8 +830,9 @@ pub struct Args {
     #[arg(long)]
     pub resume: bool,
     /// Start from this network file's weights instead of random ones (fine-tuning a
-    /// predecessor on fresh data); its validation loss is logged first, as a baseline. The
-    /// file's output scale is not applied: training goes on from the weights as written
+    /// predecessor on fresh data); its validation loss is logged first, as a baseline.
+    /// Training goes on from the weights as written, in the frame its header scale sets (see
+    /// --out-scale)
     #[arg(long, value_name = "NET", conflicts_with = "resume")]
     pub init: Option<std::path::PathBuf>,
     /// Add the left-right mirror of every training position
@@ -866,6 +889,17 @@ fn listed_twice(files: &[String]) -> Option<&str> {
 /// `lazuli train`: the command.
 pub fn command(args: Args) -> std::process::ExitCode {
     use std::process::ExitCode;
+    let init = match args.init.as_deref().map(Network::load).transpose() {
+        Ok(net) => net,
+        Err(e) => {
+            let path = args.init.as_deref().unwrap_or(Path::new(""));
+            eprintln!("lazuli train: cannot start from {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    };
+    let out_scale = args
+        .out_scale
+        .unwrap_or_else(|| out_scale_for(args.score_scale, init.as_ref().map(|n| n.scale)));
     let cfg = Config {
         epochs: args.epochs as usize,
         batch: args.batch as usize,
@@ -875,7 +909,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         target: Target {
             lambda: args.lambda as f32,
             score_scale: args.score_scale as f32,
-            out_scale: args.out_scale as f32,
+            out_scale: out_scale as f32,
         },
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -886,6 +920,17 @@ pub fn command(args: Args) -> std::process::ExitCode {
         qat: args.qat,
         factor: args.factor.map(|r| r as f32),
     };
+    let header = cfg.target.header_scale();
+    if !(*nnue::SCALE_RANGE.start() as f64..=*nnue::SCALE_RANGE.end() as f64).contains(&header) {
+        eprintln!(
+            "lazuli train: the network would be written at scale 400 x {} / {out_scale} = \
+             {header:.0}, outside {}..={}; set --out-scale nearer to --score-scale",
+            args.score_scale,
+            nnue::SCALE_RANGE.start(),
+            nnue::SCALE_RANGE.end()
+        );
+        return ExitCode::from(2);
+    }
     let log = super::progress::Progress::lines(args.quiet);
     let clock = Instant::now();
     let mut data = Dataset::default();
@@ -935,22 +980,19 @@ pub fn command(args: Args) -> std::process::ExitCode {
         eval_loss(&val, &hce, cfg.target)
     ));
     let mut trainer = Trainer::new(FloatNet::random(cfg.seed));
-    if let Some(path) = &args.init {
-        match Network::load(path) {
-            Ok(net) => {
-                trainer = Trainer::new(FloatNet::from_network(&net));
-                log.log(&format!(
-                    "starting from {} (validation loss {:.6})",
-                    path.display(),
-                    trainer.net.loss(&val, cfg.target, cfg.threads)
-                ));
-            }
-            Err(e) => {
-                eprintln!("lazuli train: cannot start from {}: {e}", path.display());
-                return ExitCode::from(1);
-            }
-        }
+    if let (Some(path), Some(net)) = (&args.init, &init) {
+        trainer = Trainer::new(FloatNet::from_network(net));
+        log.log(&format!(
+            "starting from {} at scale {} (validation loss {:.6})",
+            path.display(),
+            net.scale,
+            trainer.net.loss(&val, cfg.target, cfg.threads)
+        ));
     }
+    log.log(&format!(
+        "target: lambda {}, scores on {}, outputs on {out_scale:.1}; written at scale {:.0}",
+        args.lambda, args.score_scale, header
+    ));
     if args.resume {
         match std::fs::read(args.out.join("checkpoint.bin"))
             .map_err(|e| e.to_string())
@@ -1276,6 +1318,61 @@ mod tests {
         );
         let (loss, g) = grad_at(score, Target::new(0.0));
         assert!(loss < 1e-12 && g.abs() < 1e-6, "{loss} {g}");
+    }
+
+    /// A network trained on scores on S with outputs on O is written at header scale
+    /// 400 S / O, where its evaluation reads in the scores' centipawns; the default out scale
+    /// keeps the frame of the network it starts from (and 400 without one, as ever).
+    #[test]
+    fn the_written_scale_follows_the_target() {
+        assert_eq!(out_scale_for(400.0, None), 400.0);
+        assert_eq!(out_scale_for(125.0, None), 125.0);
+        let o = out_scale_for(125.0, Some(276));
+        assert!((o - 181.16).abs() < 0.01, "{o}");
+        let t = |score_scale: f32, out_scale: f32| Target {
+            lambda: 0.0,
+            score_scale,
+            out_scale,
+        };
+        assert!((t(125.0, o as f32).header_scale() - 276.0).abs() < 1e-3);
+        assert_eq!(Target::new(0.3).header_scale(), SCALE as f64);
+
+        let samples = hce_samples();
+        let cfg = Config {
+            epochs: 1,
+            batch: 64,
+            lr: 0.01,
+            target: t(125.0, 250.0),
+            threads: 1,
+            ..Config::default()
+        };
+        let dir = std::env::temp_dir().join(format!("lazuli-train-scale-{}", std::process::id()));
+        let mut trainer = Trainer::new(FloatNet::random(5));
+        let ran = run(
+            &mut trainer,
+            &samples,
+            &samples[..8],
+            &cfg,
+            &dir,
+            &mut std::io::sink(),
+            &mut |_, _, _| {},
+        );
+        let file = std::fs::read(dir.join("net.nnue"));
+        let _ = std::fs::remove_dir_all(&dir);
+        ran.unwrap();
+        let net = Network::from_bytes(&file.unwrap()).unwrap();
+        assert_eq!(net.scale, 200);
+        let mut n = 0;
+        for fen in FENS {
+            let b = Board::from_fen(fen, false).unwrap();
+            let (float, file) = (trainer.net.evaluate(&b), net.evaluate(&b) as f32);
+            assert!(
+                (file - float * 0.5).abs() <= 5.0,
+                "{fen}: file {file}, float {float} at SCALE"
+            );
+            n += usize::from(float.abs() > 40.0);
+        }
+        assert!(n > 0, "the evaluations compared are not all near 0");
     }
 
     #[test]
