@@ -826,7 +826,9 @@ pub struct Args {
     /// Also write DIR/epoch-N.nnue every N epochs (0: only net.nnue)
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=100_000))]
     pub save_every: u64,
-    /// Go on from DIR/checkpoint.bin
+    /// Go on from DIR/checkpoint.bin. The checkpoint holds no target: give the run's --lambda,
+    /// --score-scale and --out-scale again (a run started with --init logs the out scale it
+    /// took from the file)
     #[arg(long)]
     pub resume: bool,
     /// Start from this network file's weights instead of random ones (fine-tuning a
