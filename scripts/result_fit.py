@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How well networks predict game results and search scores, each at its own fitted scale.
 
-  scripts/result_fit.py ENGINE TEXT[,TEXT2...] NET.nnue [NET.nnue...]
+  scripts/result_fit.py [--phases] ENGINE TEXT[,TEXT2...] NET.nnue [NET.nnue...]
   scripts/result_fit.py --selftest
 
 TEXT: test positions as `lazuli data text` writes them, '<FEN> | <score> | <result>' (white's
@@ -22,7 +22,10 @@ orders positions by their outcome.
 
 Every network after the first gets its difference from the first in % with a 95% interval
 from a paired bootstrap over blocks of 128 consecutive positions (a game is ~90), k held at
-each network's full-sample fit. numpy is the only dependency.
+each network's full-sample fit. With --phases, the result(fit) difference is also given by the
+number of pieces on the board, kings and pawns included (2-10, 11-18, 19-26, 27-32), each with
+its own interval: fine-tunes gain most in endgames, which the middlegame's games do not reach
+(nets/README.md, 2026-12-07). numpy is the only dependency.
 """
 import os
 import sys
@@ -34,6 +37,12 @@ from eval_scale import evals as uci_evals, header_scale  # noqa: E402
 
 BLOCK = 128
 RESAMPLES = 400
+PHASES = ((2, 10), (11, 18), (19, 26), (27, 32))
+
+
+def piece_count(fen):
+    """Pieces on the board of a FEN, kings and pawns included."""
+    return sum(c.isalpha() for c in fen.split(" ", 1)[0])
 
 
 def read_text(paths):
@@ -93,6 +102,8 @@ def selftest():
         results = (rng.random(cp.size) < sigmoid(k * cp / 400)).astype(float)
         got = fit_k(cp, results)
         assert abs(got - k) < 0.05 * k, f"fit_k gave {got:.3f} for k = {k}"
+    assert piece_count("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1") == 32
+    assert piece_count("8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1") == 14
     print("selftest passed")
     return 0
 
@@ -100,10 +111,13 @@ def selftest():
 def main():
     if sys.argv[1:] == ["--selftest"]:
         return selftest()
-    if len(sys.argv) < 4:
+    args = sys.argv[1:]
+    phases = "--phases" in args
+    args = [a for a in args if a != "--phases"]
+    if len(args) < 3:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    engine, texts, nets = sys.argv[1], sys.argv[2].split(","), sys.argv[3:]
+    engine, texts, nets = args[0], args[1].split(","), args[2:]
     fens, scores, results = read_text(texts)
     if not fens:
         sys.exit("no test positions read")
@@ -114,7 +128,10 @@ def main():
     rng = np.random.default_rng(1)
     boot = [rng.integers(0, nb, nb) for _ in range(RESAMPLES)]
     print(f"{n} positions from {', '.join(texts)}")
+    pieces = np.array([piece_count(f) for f in fens])
+    masks = [(lo, hi, (pieces >= lo) & (pieces <= hi)) for lo, hi in PHASES]
     base = None
+    base_fit = None
     for net in nets:
         cp = evals(engine, net, fens)
         k = fit_k(cp, results)
@@ -127,7 +144,7 @@ def main():
         )
         sums = [np.bincount(blocks, weights=e, minlength=nb) for e in (err_fit, err_score)]
         if base is None:
-            base = sums
+            base, base_fit = sums, err_fit
         else:
             for name, s, s0 in zip(("result(fit)", "score"), sums, base):
                 mean0 = s0.sum() / n
@@ -135,6 +152,20 @@ def main():
                 diffs = [d[b].sum() / counts[b].sum() / mean0 * 100 for b in boot]
                 lo, hi = np.percentile(diffs, [2.5, 97.5])
                 line += f" | {name} {d.sum() / s0.sum() * 100:+.2f}% [{lo:+.2f}, {hi:+.2f}]"
+            if phases:
+                for p_lo, p_hi, m in masks:
+                    if not m.any():
+                        continue
+                    cm = np.bincount(blocks, weights=m, minlength=nb)
+                    s0 = np.bincount(blocks, weights=base_fit * m, minlength=nb)
+                    d = np.bincount(blocks, weights=(err_fit - base_fit) * m, minlength=nb)
+                    mean0 = s0.sum() / cm.sum()
+                    diffs = [d[b].sum() / max(cm[b].sum(), 1) / mean0 * 100 for b in boot]
+                    lo, hi = np.percentile(diffs, [2.5, 97.5])
+                    line += (
+                        f"\n    {p_lo}-{p_hi} pieces ({int(cm.sum())} positions):"
+                        f" result(fit) {d.sum() / s0.sum() * 100:+.2f}% [{lo:+.2f}, {hi:+.2f}]"
+                    )
         print(line, flush=True)
     return 0
 
