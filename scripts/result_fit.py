@@ -24,8 +24,8 @@ Every network after the first gets its difference from the first in % with a 95%
 from a paired bootstrap over blocks of 128 consecutive positions (a game is ~90), k held at
 each network's full-sample fit. With --phases, the result(fit) difference is also given by the
 number of pieces on the board, kings and pawns included (2-10, 11-18, 19-26, 27-32), each with
-its own interval: fine-tunes gain most in endgames, which the middlegame's games do not reach
-(nets/README.md, 2026-12-07). numpy is the only dependency.
+its own interval (fine-tunes of candidate 37 gain most in endgames of 2-10 pieces;
+nets/README.md, 2026-12-07). numpy is the only dependency.
 """
 import os
 import sys

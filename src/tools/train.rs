@@ -121,9 +121,9 @@ impl Target {
     }
 
     /// The header scale of a network trained on this target: the one at which its output reads
-    /// in the score's centipawns (`SCALE * score_scale / out_scale`).
-    pub fn header_scale(&self) -> f64 {
-        SCALE as f64 * self.score_scale as f64 / self.out_scale as f64
+    /// in the score's centipawns (`SCALE * score_scale / out_scale`, rounded).
+    pub fn header_scale(&self) -> i32 {
+        (SCALE as f64 * self.score_scale as f64 / self.out_scale as f64).round() as i32
     }
 }
 
@@ -673,7 +673,7 @@ pub fn run(
     // The file, at the header scale where its output reads in the scores' centipawns.
     let written = |trainer: &Trainer| {
         let mut net = trainer.net.quantise();
-        net.scale = cfg.target.header_scale().round() as i32;
+        net.scale = cfg.target.header_scale();
         net.to_bytes()
     };
     while trainer.epoch < cfg.epochs {
@@ -923,10 +923,10 @@ pub fn command(args: Args) -> std::process::ExitCode {
         factor: args.factor.map(|r| r as f32),
     };
     let header = cfg.target.header_scale();
-    if !(*nnue::SCALE_RANGE.start() as f64..=*nnue::SCALE_RANGE.end() as f64).contains(&header) {
+    if !u32::try_from(header).is_ok_and(|h| nnue::SCALE_RANGE.contains(&h)) {
         eprintln!(
             "lazuli train: the network would be written at scale 400 x {} / {out_scale} = \
-             {header:.0}, outside {}..={}; set --out-scale nearer to --score-scale",
+             {header}, outside {}..={}; set --out-scale nearer to --score-scale",
             args.score_scale,
             nnue::SCALE_RANGE.start(),
             nnue::SCALE_RANGE.end()
@@ -992,7 +992,7 @@ pub fn command(args: Args) -> std::process::ExitCode {
         ));
     }
     log.log(&format!(
-        "target: lambda {}, scores on {}, outputs on {out_scale:.1}; written at scale {:.0}",
+        "target: lambda {}, scores on {}, outputs on {out_scale:.1}; written at scale {}",
         args.lambda, args.score_scale, header
     ));
     if args.resume {
@@ -1336,8 +1336,8 @@ mod tests {
             score_scale,
             out_scale,
         };
-        assert!((t(125.0, o as f32).header_scale() - 276.0).abs() < 1e-3);
-        assert_eq!(Target::new(0.3).header_scale(), SCALE as f64);
+        assert_eq!(t(125.0, o as f32).header_scale(), 276);
+        assert_eq!(Target::new(0.3).header_scale(), SCALE);
 
         let samples = hce_samples();
         let cfg = Config {
