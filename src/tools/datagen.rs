@@ -6,7 +6,8 @@
 //! thrown away. Both sides then play the best move of a search of `nodes` nodes. A game ends by
 //! the rules (mate, stalemate, repetition, 50 moves, insufficient material), by tablebase
 //! verdict when tables are loaded, or by adjudication: a win once both sides have agreed for
-//! `WIN_PLIES` plies on a score of at least `WIN_SCORE`, a draw once the score has stayed within
+//! `win_plies` plies on a score of at least `win_score` (`WIN_PLIES` and `WIN_SCORE` unless
+//! `--win-plies` / `--win-score` say otherwise), a draw once the score has stayed within
 //! `DRAW_SCORE` for `DRAW_PLIES` plies after `DRAW_MIN_PLY`.
 //!
 //! Output ([`Format`]): viriformat (the default; `crate::tools::data`), every ply of every game with
@@ -25,7 +26,8 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// A score both sides must agree on for `WIN_PLIES` plies to end the game as a win.
+/// A score both sides must agree on for `WIN_PLIES` plies to end the game as a win (the
+/// defaults of `--win-score` and `--win-plies`).
 pub const WIN_SCORE: i32 = 2500;
 pub const WIN_PLIES: u32 = 4;
 /// A score within this for `DRAW_PLIES` plies, from ply `DRAW_MIN_PLY`, ends the game drawn.
@@ -58,6 +60,10 @@ pub struct Config {
     pub hash_mib: u64,
     /// Openings the first search scores beyond this (centipawns) are not played.
     pub max_opening_eval: i32,
+    /// Win adjudication: a game ends once both sides have scored it at least `win_score` for
+    /// one side over `win_plies` plies in a row.
+    pub win_score: i32,
+    pub win_plies: u32,
     pub format: Format,
     /// The evaluation the games are played with.
     pub eval: Evaluator,
@@ -85,6 +91,8 @@ impl Default for Config {
             seed: 1,
             hash_mib: 16,
             max_opening_eval: 1000,
+            win_score: WIN_SCORE,
+            win_plies: WIN_PLIES,
             format: Format::Viri,
             eval: Evaluator::default(),
         }
@@ -157,6 +165,9 @@ pub struct Player {
     tb: Option<Arc<Prober>>,
     nodes: u64,
     soft_nodes: Option<u64>,
+    /// Win adjudication (`Config::win_score`, `Config::win_plies`).
+    win_score: i32,
+    win_plies: u32,
     eval: Evaluator,
 }
 
@@ -174,6 +185,8 @@ impl Player {
             tb,
             nodes,
             soft_nodes: None,
+            win_score: WIN_SCORE,
+            win_plies: WIN_PLIES,
             eval,
         })
     }
@@ -254,9 +267,9 @@ impl Player {
             };
             moves.push((mv, white.clamp(-32_000, 32_000) as i16));
             // Adjudication, on white-relative scores.
-            (win_run, loss_run) = if white >= WIN_SCORE {
+            (win_run, loss_run) = if white >= self.win_score {
                 (win_run + 1, 0)
-            } else if white <= -WIN_SCORE {
+            } else if white <= -self.win_score {
                 (0, loss_run + 1)
             } else {
                 (0, 0)
@@ -266,10 +279,10 @@ impl Player {
             } else {
                 0
             };
-            if win_run >= WIN_PLIES {
+            if win_run >= self.win_plies {
                 break 1.0;
             }
-            if loss_run >= WIN_PLIES {
+            if loss_run >= self.win_plies {
                 break 0.0;
             }
             if draw_run >= DRAW_PLIES && ply >= DRAW_MIN_PLY {
@@ -399,6 +412,8 @@ impl Totals {
 fn new_player(config: &Config, tb: Option<Arc<Prober>>) -> Result<Player, String> {
     let mut p = Player::new(config.nodes, config.hash_mib, tb, config.eval.clone())?;
     p.soft_nodes = config.soft_nodes;
+    p.win_score = config.win_score;
+    p.win_plies = config.win_plies;
     Ok(p)
 }
 
@@ -537,6 +552,12 @@ pub struct Args {
     /// order in the file is not)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Win adjudication: the score (centipawns, for one side) both sides must agree on
+    #[arg(long, default_value_t = WIN_SCORE, value_parser = clap::value_parser!(i32).range(100..=32_000))]
+    pub win_score: i32,
+    /// Win adjudication: for this many plies in a row
+    #[arg(long, default_value_t = WIN_PLIES, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub win_plies: u32,
     /// Syzygy directories, ':'-separated, for adjudication
     #[arg(long, value_name = "DIRS")]
     pub syzygy: Option<String>,
@@ -592,6 +613,8 @@ pub fn command(args: Args) -> std::process::ExitCode {
         chess960_percent: args.chess960 as usize,
         seed: args.seed,
         hash_mib: args.hash,
+        win_score: args.win_score,
+        win_plies: args.win_plies,
         format: if args.format == "text" {
             Format::Text
         } else {
@@ -958,5 +981,23 @@ mod tests {
         let b = Board::from_fen("8/8/8/3k4/8/8/8/R3K3 b - - 0 1", false).unwrap();
         let g = p.play(&b, 100_000).unwrap();
         assert_eq!(g.result, data::WHITE_WIN);
+    }
+
+    #[test]
+    fn a_lower_win_threshold_ends_a_won_game_sooner() {
+        // Queen against king scores far above 500 from the first search on: with a threshold of
+        // 500 for 2 plies the game ends after its first two moves; with the default it goes on
+        // to mate or to the default's score.
+        let b = Board::from_fen("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", false).unwrap();
+        let mut p = Player::new(2000, 1, None, Evaluator::Hce).unwrap();
+        let full = p.play(&b, 100_000).unwrap();
+        p.win_score = 500;
+        p.win_plies = 2;
+        let short = p.play(&b, 100_000).unwrap();
+        assert_eq!(short.result, data::WHITE_WIN);
+        assert_eq!(short.moves.len(), 2);
+        assert!(short.moves.iter().all(|&(_, score)| score >= 500));
+        assert_eq!(full.result, data::WHITE_WIN);
+        assert!(full.moves.len() > 2, "{}", full.moves.len());
     }
 }
