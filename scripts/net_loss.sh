@@ -8,11 +8,14 @@
 # as in every fine-tune since candidate 33). Several test files go comma-separated.
 # It runs `lazuli train --init NET --val TEST`, which logs the starting network's validation
 # loss before it trains; the one epoch it then trains (on the first test file, into a
-# temporary folder) is thrown away. The weights are read as written: a file rescaled with
-# `lazuli net --scale` scores as the file it was made from.
+# temporary folder) is thrown away. A network is read in the frame of its header (train's
+# --out-scale follows --init's header scale since 7c48b5b): its output in the engine's
+# centipawns against sigmoid(score / 400), as scripts/result_fit.py's `score` and `result(k=1)`
+# read it. Losses taken before 7c48b5b read every file at output scale 400 whatever its header
+# said, so they do not compare with later ones for files whose header is not 400.
 set -euo pipefail
 if [ $# -lt 2 ]; then
-    sed -n '2,12p' "$0"
+    sed -n '2,15p' "$0"
     exit 2
 fi
 lazuli=$(realpath "${LAZULI:-./lazuli}")

@@ -7,8 +7,10 @@
 TEXT: test positions as `lazuli data text` writes them, '<FEN> | <score> | <result>' (white's
 view; `lazuli data text gen-test.viri > test.txt`). Each network's static evaluation of every
 position comes from ENGINE's UCI `eval` with `EvalFile` set (read by eval_scale.py's `evals`),
-converted to the trainer's units (centipawns at output scale 400, whatever scale the file's
-header says). Per network:
+in the engine's centipawns: the frame the search reads, the scores' frame, and the one
+`lazuli train --init` reads a network in (its --out-scale follows the file's header since
+7c48b5b, so the lambda-0 and lambda-1 losses of scripts/net_loss.sh are `score` and
+`result(k=1)` here, up to quantisation). Per network:
 
   result(fit)  min over k of mean (sigmoid(k * cp / 400) - result)^2, and that k
   result(k=1)  the same at k = 1, the trainer's lambda-1 loss
@@ -33,7 +35,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from eval_scale import evals as uci_evals, header_scale  # noqa: E402
+from eval_scale import evals as uci_evals  # noqa: E402
 
 BLOCK = 128
 RESAMPLES = 400
@@ -64,18 +66,22 @@ def read_text(paths):
 
 
 def evals(engine, net, fens):
-    """White's-view static evals of `fens` in the trainer's units (output scale 400)."""
-    scale = header_scale(net)
-    if scale is None:
-        sys.exit(f"{net}: cannot read it as a Lazuli network file")
-    return np.array(uci_evals(engine, net, fens), dtype=float) * 400.0 / scale
+    """White's-view static evals of `fens` in the engine's centipawns.
+
+    Until 2026-12-07 they were converted to output scale 400 (times 400 / the header scale),
+    the trainer's frame before 7c48b5b: `score` then compared a network read in that frame
+    with search scores in the engine's, which for a network at header 276 is a different
+    loss from the trainer's and can order two networks the other way (it did for candidates
+    37 and 40). `result(fit)` does not depend on the frame; `result(k=1)` and `score` do.
+    """
+    return np.array(uci_evals(engine, net, fens), dtype=float)
 
 
 def sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def fit_k(cp, results, lo=0.2, hi=5.0):
+def fit_k(cp, results, lo=0.2, hi=10.0):
     """Golden-section search for the k minimising the result loss (it is unimodal in k)."""
     loss = lambda k: np.mean((sigmoid(k * cp / 400) - results) ** 2)  # noqa: E731
     g = (5**0.5 - 1) / 2
@@ -98,7 +104,7 @@ def selftest():
     """fit_k recovers the k that generated synthetic results."""
     rng = np.random.default_rng(7)
     cp = rng.normal(0, 300, 200_000)
-    for k in (0.7, 2.1, 3.5):
+    for k in (0.7, 2.1, 3.5, 7.0):
         results = (rng.random(cp.size) < sigmoid(k * cp / 400)).astype(float)
         got = fit_k(cp, results)
         assert abs(got - k) < 0.05 * k, f"fit_k gave {got:.3f} for k = {k}"
