@@ -1204,5 +1204,35 @@ mod tests {
             }
         }
         assert!(checked > 5000, "{checked}");
+        // Every count of rows the kernels take (moves give 1-1, 1-2, 2-2 and, for a null
+        // move, 0-0), the other combinations too.
+        let acc = net.refresh(&Board::from_fen(crate::chess::STARTPOS, false).unwrap());
+        let r = |f: usize| net.row(f);
+        for a in 0..=2 {
+            for s in 0..=2 {
+                let adds = ([r(3), r(700)], a);
+                let subs = ([r(64), r(1500)], s);
+                let updated: Vec<[i16; HIDDEN]> = levels
+                    .iter()
+                    .map(|&l| {
+                        let mut d = [0i16; HIDDEN];
+                        simd::update(l, &mut d, &acc.v[0], &adds, &subs);
+                        d
+                    })
+                    .collect();
+                let mut want = acc.v[0];
+                for row in &adds.0[..a] {
+                    want.iter_mut()
+                        .zip(row.iter())
+                        .for_each(|(d, w)| *d = d.wrapping_add(*w));
+                }
+                for row in &subs.0[..s] {
+                    want.iter_mut()
+                        .zip(row.iter())
+                        .for_each(|(d, w)| *d = d.wrapping_sub(*w));
+                }
+                assert!(updated.iter().all(|u| *u == want), "{a} adds, {s} subs");
+            }
+        }
     }
 }

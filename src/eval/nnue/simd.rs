@@ -134,6 +134,29 @@ fn scalar_forward(acc: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
     sum
 }
 
+/// Calls `$fixed::<A, S>(dst, src, &adds.0, &subs.0)` with the row counts of `adds` and `subs`
+/// (each at most two: a move adds and removes at most two pieces) as constants, so that the
+/// kernel's row loops unroll; over a variable count their overhead cost more instructions than
+/// the additions themselves.
+#[cfg(target_arch = "x86_64")]
+macro_rules! by_counts {
+    ($fixed:ident, $dst:expr, $src:expr, $adds:expr, $subs:expr) => {{
+        let (dst, src, adds, subs) = ($dst, $src, $adds, $subs);
+        match (adds.1, subs.1) {
+            (1, 1) => $fixed::<1, 1>(dst, src, &adds.0, &subs.0),
+            (1, 2) => $fixed::<1, 2>(dst, src, &adds.0, &subs.0),
+            (2, 2) => $fixed::<2, 2>(dst, src, &adds.0, &subs.0),
+            (0, 0) => $fixed::<0, 0>(dst, src, &adds.0, &subs.0),
+            (0, 1) => $fixed::<0, 1>(dst, src, &adds.0, &subs.0),
+            (1, 0) => $fixed::<1, 0>(dst, src, &adds.0, &subs.0),
+            (2, 0) => $fixed::<2, 0>(dst, src, &adds.0, &subs.0),
+            (2, 1) => $fixed::<2, 1>(dst, src, &adds.0, &subs.0),
+            (0, 2) => $fixed::<0, 2>(dst, src, &adds.0, &subs.0),
+            _ => unreachable!("a move adds and removes at most two pieces"),
+        }
+    }};
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::{HIDDEN, QA, Rows};
@@ -146,15 +169,31 @@ mod avx2 {
     /// The CPU must support AVX2.
     #[target_feature(enable = "avx2")]
     pub unsafe fn update(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], adds: &Rows, subs: &Rows) {
+        // SAFETY: the caller guarantees AVX2, which `fixed` needs.
+        unsafe { by_counts!(fixed, dst, src, adds, subs) }
+    }
+
+    /// `dst = src + adds[..A] - subs[..S]`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn fixed<const A: usize, const S: usize>(
+        dst: &mut [i16; HIDDEN],
+        src: &[i16; HIDDEN],
+        adds: &[&[i16; HIDDEN]; 2],
+        subs: &[&[i16; HIDDEN]; 2],
+    ) {
         for c in (0..HIDDEN).step_by(LANES) {
             // SAFETY: `c + LANES <= HIDDEN` for every array here (HIDDEN is a multiple of
             // LANES); unaligned loads and stores have no alignment requirement.
             unsafe {
                 let mut x = _mm256_loadu_si256(src.as_ptr().add(c).cast());
-                for row in &adds.0[..adds.1] {
+                for row in &adds[..A] {
                     x = _mm256_add_epi16(x, _mm256_loadu_si256(row.as_ptr().add(c).cast()));
                 }
-                for row in &subs.0[..subs.1] {
+                for row in &subs[..S] {
                     x = _mm256_sub_epi16(x, _mm256_loadu_si256(row.as_ptr().add(c).cast()));
                 }
                 _mm256_storeu_si256(dst.as_mut_ptr().add(c).cast(), x);
@@ -204,14 +243,30 @@ mod avx512 {
     /// The CPU must support AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
     pub unsafe fn update(dst: &mut [i16; HIDDEN], src: &[i16; HIDDEN], adds: &Rows, subs: &Rows) {
+        // SAFETY: the caller guarantees AVX-512 F and BW, which `fixed` needs.
+        unsafe { by_counts!(fixed, dst, src, adds, subs) }
+    }
+
+    /// `dst = src + adds[..A] - subs[..S]`.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    #[inline]
+    unsafe fn fixed<const A: usize, const S: usize>(
+        dst: &mut [i16; HIDDEN],
+        src: &[i16; HIDDEN],
+        adds: &[&[i16; HIDDEN]; 2],
+        subs: &[&[i16; HIDDEN]; 2],
+    ) {
         for c in (0..HIDDEN).step_by(LANES) {
             // SAFETY: `c + LANES <= HIDDEN` for every array here; unaligned loads and stores.
             unsafe {
                 let mut x = _mm512_loadu_si512(src.as_ptr().add(c).cast());
-                for row in &adds.0[..adds.1] {
+                for row in &adds[..A] {
                     x = _mm512_add_epi16(x, _mm512_loadu_si512(row.as_ptr().add(c).cast()));
                 }
-                for row in &subs.0[..subs.1] {
+                for row in &subs[..S] {
                     x = _mm512_sub_epi16(x, _mm512_loadu_si512(row.as_ptr().add(c).cast()));
                 }
                 _mm512_storeu_si512(dst.as_mut_ptr().add(c).cast(), x);
