@@ -129,12 +129,33 @@ pub fn output_bucket(pieces: usize) -> usize {
 /// The king bucket of `perspective` whose king stands on `king`.
 #[inline(always)]
 pub fn king_bucket(perspective: Color, king: Square) -> usize {
-    let sq = match perspective {
-        Color::White => king.index(),
-        Color::Black => king.index() ^ 56,
-    };
-    KING_BUCKET_LAYOUT[sq] as usize
+    KING_BUCKET_LAYOUT[relative_square(perspective, king)] as usize
 }
+
+/// `sq` seen from `perspective`: the board mirrored vertically for black (an XOR, not a
+/// branch: this is computed for every feature of every update).
+#[inline(always)]
+fn relative_square(perspective: Color, sq: Square) -> usize {
+    sq.index() ^ (56 * perspective.index())
+}
+
+/// `own * 384 + piece type * 64` of each piece encoding (`colour * 6 + type`; every value a
+/// `0..16` mask can give, so no bounds check) from each perspective: the part of
+/// [`feature`] that depends on the piece, as a lookup.
+const PIECE_OFFSET: [[u16; 16]; 2] = {
+    let mut t = [[0; 16]; 2];
+    let mut persp = 0;
+    while persp < 2 {
+        let mut p = 0;
+        while p < 16 {
+            let own = ((p >= 6) as usize != persp) as usize;
+            t[persp][p] = (own * 384 + (p % 6) * 64) as u16;
+            p += 1;
+        }
+        persp += 1;
+    }
+    t
+};
 
 /// The king buckets of both perspectives of `board` (`[Color::index()]`).
 #[inline(always)]
@@ -145,12 +166,8 @@ pub fn king_buckets(board: &Board) -> [usize; 2] {
 /// The input index of `piece` on `sq` seen from `perspective`, whose king bucket is `bucket`.
 #[inline(always)]
 pub fn feature(perspective: Color, piece: Piece, sq: Square, bucket: usize) -> usize {
-    let own = (piece.color() != perspective) as usize;
-    let sq = match perspective {
-        Color::White => sq.index(),
-        Color::Black => sq.index() ^ 56,
-    };
-    bucket * PIECE_SQUARES + own * 384 + piece.piece_type().index() * 64 + sq
+    let offset = PIECE_OFFSET[perspective.index()][piece.index() & 15] as usize;
+    bucket * PIECE_SQUARES + offset + relative_square(perspective, sq)
 }
 
 /// Input `f` of a board mirrored left to right (files a-h swapped): the same piece on the
@@ -709,6 +726,29 @@ mod tests {
             .collect();
         assert_eq!(all.len(), INPUTS);
         assert!(all.iter().all(|&f| f < INPUTS));
+        // The layout the trainer and every network file use: bucket, then own/enemy, piece
+        // type and square (rank-mirrored for black).
+        for kb in 0..KING_BUCKETS {
+            for c in Color::BOTH {
+                for pt in crate::chess::PieceType::ALL {
+                    for s in 0..64u8 {
+                        let piece = Piece::new(c, pt);
+                        let sq = Square::new(s);
+                        let at = |p: Color, rel: usize| {
+                            kb * PIECE_SQUARES + (c != p) as usize * 384 + pt.index() * 64 + rel
+                        };
+                        assert_eq!(
+                            feature(Color::White, piece, sq, kb),
+                            at(Color::White, s as usize)
+                        );
+                        assert_eq!(
+                            feature(Color::Black, piece, sq, kb),
+                            at(Color::Black, s as usize ^ 56)
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// The king buckets: the layout seen from each side (a king on g1 for white is in the
