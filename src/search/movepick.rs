@@ -306,6 +306,16 @@ mod tests {
     use crate::chess::generate;
     use crate::chess::movegen::ALL;
 
+    /// A small deterministic random source for the randomised tests.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     fn threats(b: &Board) -> crate::chess::Bitboard {
         b.attacks_by(b.side_to_move().flip())
     }
@@ -350,13 +360,7 @@ mod tests {
     /// every length up to 70, with many ties, and both with a plain definition.
     #[test]
     fn first_max_is_the_first_highest_score() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x9e37_79b9_7f4a_7c15u64);
         for len in 0..70 {
             for round in 0..200 {
                 // Few distinct values (ties everywhere), or the full range.
@@ -494,13 +498,7 @@ mod tests {
             "2r3k1/1q1nbppp/r3p3/3pP3/pPpP4/P1Q2N2/2RN1PPP/2R4K b - - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = xorshift(0x2545_f491_4f6c_dd1du64);
         let mut hist = Histories::new();
         let mut reused = Picker::new();
         let (mut good_seen, mut bad_seen) = (0, 0);
@@ -513,7 +511,7 @@ mod tests {
                     break;
                 }
                 let moves: Vec<Move> = p.list.iter().copied().collect();
-                let tt = if rand() % 3 == 0 {
+                let tt = if rand().is_multiple_of(3) {
                     moves[rand() as usize % moves.len()]
                 } else {
                     Move::NONE
