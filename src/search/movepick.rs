@@ -258,6 +258,7 @@ fn first_max_scalar(s: &[i32]) -> usize {
 }
 
 /// Scores in one AVX2 register.
+#[cfg(target_arch = "x86_64")]
 const LANES: usize = 8;
 
 /// [`first_max`] for `s.len() >= LANES`: the maximum over blocks of eight (the last few scores
