@@ -549,7 +549,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0, value_name = "PERCENT", value_parser = clap::value_parser!(u64).range(0..=100))]
     pub chess960: u64,
     /// Seed (a run's games are fixed by the seed and thread count; with several threads their
-    /// order in the file is not)
+    /// order in the file is not). To go on after an interrupted run, append with another seed:
+    /// the same seed plays the same games again, duplicates in the file
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Win adjudication: the score (centipawns, for one side) both sides must agree on
